@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Debian packages that provide the C libraries (and, for tests, the tools). The Makefile
+/// installs the same list; `providers:` lets SwiftPM name the package when one is missing.
+let package = Package(
+    name: "vsh",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vsh", targets: ["vsh"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // The executable: a few lines that hand over to VshApp.
+        .executableTarget(name: "vsh", dependencies: ["VshApp"]),
+
+        // Composition root: the command line, wiring of the real adapters into the core.
+        .target(
+            name: "VshApp",
+            dependencies: [
+                "VshCore", "VshAudio", "VshLineEditor",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // Pure Swift, no C library import: shell loop, commands, registry, settings, and
+        // the protocols the adapters implement. Builds and tests without audio or a terminal.
+        .target(
+            name: "VshCore",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
+
+        // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.
+        .target(
+            name: "VshAudio",
+            dependencies: ["VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CVshShims"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // libedit adapter for the core's LineReader protocol.
+        .target(
+            name: "VshLineEditor",
+            dependencies: ["VshCore", "CLibEdit", "CVshShims"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        // One system library per C library: pkg-config for flags, apt for the package.
+        .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
+
+        // The little C that Swift cannot call: variadic functions and macros. vsh_ prefix.
+        .target(name: "CVshShims", dependencies: ["CLibEdit", "CALSA", "CPocketSphinx"]),
+
+        // Fakes for tests: scripted line reader, in-memory sinks.
+        .target(name: "VshTestSupport", dependencies: ["VshCore"]),
+
+        .testTarget(name: "VshCoreTests", dependencies: ["VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshEndToEndTests", dependencies: ["VshTestSupport"]),
+    ]
+)

@@ -1,0 +1,4 @@
+#include <pocketsphinx.h>
+#include <sphinxbase/err.h>
+#include <sphinxbase/cmd_ln.h>
+#include <sphinxbase/jsgf.h>

@@ -1,0 +1,84 @@
+#define _GNU_SOURCE
+#include "vsh_shims.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+// ---- libedit ----------------------------------------------------------------------------
+
+int vsh_el_set_editor(EditLine *el, const char *mode) { return el_set(el, EL_EDITOR, mode); }
+int vsh_el_set_signal(EditLine *el, int on) { return el_set(el, EL_SIGNAL, on); }
+
+// The prompt text lives here because EL_PROMPT takes a function, not a string.
+static char *vsh_prompt_text = NULL;
+static char *vsh_prompt_fn(EditLine *el) {
+    (void)el;
+    return vsh_prompt_text ? vsh_prompt_text : "";
+}
+int vsh_el_set_prompt_text(EditLine *el, const char *prompt) {
+    char *copy = strdup(prompt ? prompt : "");
+    if (!copy) return -1;
+    free(vsh_prompt_text);
+    vsh_prompt_text = copy;
+    return el_set(el, EL_PROMPT, vsh_prompt_fn);
+}
+
+int vsh_el_set_history(EditLine *el, History *h) { return el_set(el, EL_HIST, history, h); }
+int vsh_el_add_function(EditLine *el, const char *name, const char *help, vsh_el_func_t fn) {
+    return el_set(el, EL_ADDFN, name, help, fn);
+}
+int vsh_el_bind(EditLine *el, const char *key, const char *name) {
+    return el_set(el, EL_BIND, key, name, NULL);
+}
+int vsh_el_set_getc(EditLine *el, vsh_el_getc_t fn) { return el_wset(el, EL_GETCFN, fn); }
+int vsh_el_set_clientdata(EditLine *el, void *data) { return el_set(el, EL_CLIENTDATA, data); }
+void *vsh_el_get_clientdata(EditLine *el) {
+    void *data = NULL;
+    if (el_get(el, EL_CLIENTDATA, &data) != 0) return NULL;
+    return data;
+}
+int vsh_cc_refresh(void) { return CC_REFRESH; }
+int vsh_cc_redisplay(void) { return CC_REDISPLAY; }
+int vsh_cc_newline(void) { return CC_NEWLINE; }
+int vsh_cc_norm(void) { return CC_NORM; }
+int vsh_cc_error(void) { return CC_ERROR; }
+
+// ---- libedit history --------------------------------------------------------------------
+
+int vsh_history_set_size(History *h, int size) { HistEvent ev; return history(h, &ev, H_SETSIZE, size); }
+int vsh_history_enter(History *h, const char *line) { HistEvent ev; return history(h, &ev, H_ENTER, line); }
+int vsh_history_clear(History *h) { HistEvent ev; return history(h, &ev, H_CLEAR); }
+int vsh_history_set_unique(History *h, int unique) { HistEvent ev; return history(h, &ev, H_SETUNIQUE, unique); }
+
+// ---- sphinxbase logging -----------------------------------------------------------------
+
+#include <sphinxbase/err.h>
+
+static void vsh_ps_discard(void *user_data, err_lvl_t level, const char *fmt, ...) {
+    (void)user_data; (void)level; (void)fmt;
+}
+
+int vsh_ps_log_to_file(const char *path) {
+    if (path == NULL) {
+        err_set_callback(vsh_ps_discard, NULL);
+        return 0;
+    }
+    return err_set_logfile(path);
+}
+
+// ---- diagnostics --------------------------------------------------------------------------
+
+int vsh_library_file(const char *symbol, char *out, size_t size) {
+    void *address = dlsym(RTLD_DEFAULT, symbol);
+    Dl_info info;
+    if (address == NULL || dladdr(address, &info) == 0 || info.dli_fname == NULL) return -1;
+    char *real = realpath(info.dli_fname, NULL);
+    const char *name = real ? real : info.dli_fname;
+    int n = snprintf(out, size, "%s", name);
+    free(real);
+    return (n < 0 || (size_t)n >= size) ? -1 : 0;
+}

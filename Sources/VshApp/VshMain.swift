@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import VshAudio
+import VshCore
+import VshLineEditor
+
+/// The `vsh` command line. With no command it is the shell: an interactive prompt on a
+/// terminal, a script reader when standard input is a file or pipe.
+public struct VshMain: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "vsh",
+        abstract: "A voice shell: type or speak commands, keep voice notes as plain files.",
+        discussion: """
+            At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
+            runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
+            command succeeded, 1 otherwise.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Transcript store directory (env VSH_STORE; default $XDG_DATA_HOME/vsh).", valueName: "dir"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Configuration directory (env VSH_CONFIG; default $XDG_CONFIG_HOME/vsh).", valueName: "dir"))
+    var config: String?
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "commands"))
+    var commands: String?
+
+    @Flag(help: "In a script or -c, stop at the first command that fails.")
+    var strict = false
+
+    @Flag(name: .customLong("no-voice"), help: "Do not open the microphone; typed commands only.")
+    var noVoice = false
+
+    @Flag(help: "Say more: the files vsh reads, and with --version the libraries it linked.")
+    var verbose = false
+
+    @Flag(help: "Show the version.")
+    var version = false
+
+    public init() {}
+
+    public mutating func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let stdout = FileDescriptorSink.standardOutput
+        let stderr = FileDescriptorSink.standardError
+        let paths = Paths.resolve(
+            store: store, config: config, environment: environment,
+            executable: CommandLine.arguments.first ?? "vsh")
+
+        var settings = Settings()
+        var warnings: [String] = []
+        for file in [paths.shippedConfigFile, paths.userConfigFile].compactMap({ $0 }) {
+            warnings += ConfigFile.apply(path: file, to: &settings)
+        }
+
+        if version {
+            stdout.line("vsh \(Self.version)")
+            if verbose {
+                for line in LibraryReport.lines(modelDirectory: settings.modelDirectory) + [LineEditorReport.line()] {
+                    stdout.line("  \(line.library.padding(toLength: 13, withPad: " ", startingAt: 0))\(line.detail)")
+                }
+            }
+            return
+        }
+
+        for warning in warnings { stderr.line("warning: \(warning)") }
+        if verbose {
+            stderr.line("config: \(paths.shippedConfigFile ?? "(no shipped config found)"), then \(paths.userConfigFile)")
+            stderr.line("store: \(paths.store)")
+            stderr.line("history: \(paths.historyFile)")
+        }
+
+        let history = CommandHistory(path: paths.historyFile, limit: settings.historySize)
+        if history.skippedLines > 0 {
+            stderr.line("warning: \(paths.historyFile): skipped \(history.skippedLines) unreadable line(s)")
+        }
+        let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
+        let shell = Shell(
+            session: session, output: stdout, error: stderr,
+            style: Style.detect(isTerminal: stdout.isTerminal, environment: environment),
+            errorStyle: Style.detect(isTerminal: stderr.isTerminal, environment: environment))
+
+        let status: Int32
+        if let commands {
+            status = shell.runCommandString(commands, strict: strict)
+        } else if isatty(0) == 0 {
+            status = shell.runScript(reader: PlainLineReader(promptSink: nil), strict: strict)
+        } else {
+            status = runInteractive(shell: shell, session: session, environment: environment)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func runInteractive(shell: Shell, session: Session, environment: [String: String]) -> Int32 {
+        let stdout = FileDescriptorSink.standardOutput
+        let canEdit = stdout.isTerminal && !["dumb", ""].contains(environment["TERM"] ?? "")
+        let reader: LineReader
+        if canEdit, let editor = LibEditReader(historySize: session.settings.historySize, completer: { text in
+            Completion.candidates(for: text, registry: session.registry)
+        }) {
+            reader = editor
+        } else {
+            // Without line editing, Ctrl-C still must not end vsh: the terminal drops the line.
+            signal(SIGINT, SIG_IGN)
+            reader = PlainLineReader(promptSink: stdout)
+        }
+        for entry in session.history.entries { reader.addToRecall(entry.line) }
+        stdout.line("vsh \(Self.version): type 'help' for the commands, Ctrl-D or 'exit' to leave.")
+        return shell.runInteractive(reader: reader)
+    }
+}

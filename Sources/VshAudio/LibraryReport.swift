@@ -1,0 +1,57 @@
+import CALSA
+import CPocketSphinx
+import CSpeexDSP
+import CVshShims
+import Foundation
+import VshCore
+
+/// What `vsh --version --verbose` says about the audio and speech libraries: each is
+/// called for real, so a broken installation shows here.
+public enum LibraryReport {
+    /// One line per library, and the model vsh would load from `modelDirectory`.
+    public static func lines(modelDirectory: String) -> [ComponentVersion] {
+        [alsa(), speexDSP(), pocketSphinx(modelDirectory: modelDirectory)]
+    }
+
+    static func alsa() -> ComponentVersion {
+        let version = String(cString: snd_asoundlib_version())
+        return ComponentVersion(library: "alsa", detail: "\(version) (\(libraryFile(ofSymbol: "snd_asoundlib_version")))")
+    }
+
+    static func speexDSP() -> ComponentVersion {
+        // Create and free a preprocessor and a resampler: proves the library works.
+        let state = speex_preprocess_state_init(160, 16000)
+        var err: Int32 = 0
+        let resampler = speex_resampler_init(1, 48000, 16000, 5, &err)
+        let ok = state != nil && resampler != nil && err == 0
+        if let state { speex_preprocess_state_destroy(state) }
+        if let resampler { speex_resampler_destroy(resampler) }
+        let path = libraryFile(ofSymbol: "speex_preprocess_state_init")
+        let status = ok ? "" : " — FAILED to create a preprocessor"
+        return ComponentVersion(
+            library: "speexdsp", detail: "\(ComponentVersion.versionInFileName(path)) (\(path))\(status)")
+    }
+
+    static func pocketSphinx(modelDirectory: String) -> ComponentVersion {
+        let path = libraryFile(ofSymbol: "ps_init")
+        let fm = FileManager.default
+        let hmm = modelDirectory + "/en-us"
+        let dict = modelDirectory + "/cmudict-en-us.dict"
+        let present = fm.fileExists(atPath: hmm + "/mdef") && fm.fileExists(atPath: dict)
+        let model = present ? "model \(modelDirectory)" :
+            "model \(modelDirectory) MISSING (install the Debian package pocketsphinx-en-us, or set voice.model)"
+        // Parse the decoder configuration vsh would use (cheap: loads no model).
+        let parsed = PocketSphinxConfig.parse(["-hmm", hmm, "-dict", dict]) != nil
+        let status = parsed ? "" : " — FAILED to parse a decoder configuration"
+        return ComponentVersion(
+            library: "pocketsphinx",
+            detail: "\(ComponentVersion.versionInFileName(path)) (\(path)); \(model)\(status)")
+    }
+}
+
+/// The real file of the loaded shared library that defines `symbol`.
+public func libraryFile(ofSymbol symbol: String) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard vsh_library_file(symbol, &buffer, buffer.count) == 0 else { return "unknown file" }
+    return String(cString: buffer)
+}

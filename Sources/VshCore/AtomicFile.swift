@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes files so that a reader sees the old content or the new, never a mix:
+/// a temporary file in the same directory, fsync, then rename over the target.
+public enum AtomicFile {
+    /// Writes `data` to `path` atomically with the given permissions (default 0600).
+    public static func write(_ data: Data, to path: String, permissions: Int = 0o600) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(
+            atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        guard fd >= 0 else { throw CommandError("cannot write \(temp): \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer {
+            if !ok { unlink(temp) }
+        }
+        let written = data.withUnsafeBytes { buf -> Bool in
+            var offset = 0
+            while offset < buf.count {
+                let n = Foundation.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let synced = written && fsync(fd) == 0
+        close(fd)
+        guard synced else { throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard rename(temp, path) == 0 else {
+            throw CommandError("cannot replace \(path): \(String(cString: strerror(errno)))")
+        }
+        ok = true
+        // Make the rename itself durable.
+        let dirfd = open(dir, O_RDONLY | O_DIRECTORY)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    public static func write(_ text: String, to path: String, permissions: Int = 0o600) throws {
+        try write(Data(text.utf8), to: path, permissions: permissions)
+    }
+}

@@ -1,0 +1,33 @@
+/// The voice path's seams. The core defines them; VshAudio implements them with ALSA,
+/// SpeexDSP and PocketSphinx; tests use fakes.
+
+/// A source of 16 kHz mono 16-bit audio: a microphone, a file, a test fake.
+public protocol AudioSource: AnyObject {
+    /// A name for messages (device or file name).
+    var name: String { get }
+    /// Fills `buffer` with up to `buffer.count` samples and returns how many it wrote;
+    /// 0 means the stream ended. Throws when the source fails (device vanished).
+    func read(into buffer: inout [Int16]) throws -> Int
+}
+
+/// Cleans audio before recognition (noise suppression, gain control), in place.
+public protocol Preprocessor: AnyObject {
+    func process(_ frame: inout [Int16])
+}
+
+/// A word recognised in an utterance, with where it lies in the audio.
+public struct RecognizedWord: Sendable, Equatable {
+    public var word: String
+    /// Seconds from the start of the audio.
+    public var start: Double
+    public var end: Double
+    /// 0…1.
+    public var confidence: Double
+
+    public init(word: String, start: Double, end: Double, confidence: Double) {
+        self.word = word
+        self.start = start
+        self.end = end
+        self.confidence = confidence
+    }
+}

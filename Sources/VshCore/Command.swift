@@ -1,0 +1,62 @@
+import ArgumentParser
+
+/// What the registry, `help`, completion and the voice grammar know about a command.
+public struct CommandInfo: Sendable {
+    /// The name typed at the prompt.
+    public var name: String
+    /// Other names that run the same command.
+    public var aliases: [String]
+    /// One line for `help`.
+    public var summary: String
+    /// Phrases a person may say, in a small pattern language: `(a | b)` alternatives,
+    /// `[a]` optional words, `<number>` and `<digit>` slots. Each phrase maps to the
+    /// typed line in `spokenForms` order: see `SpokenForm`.
+    public var spokenForms: [SpokenForm]
+    /// Fixed values of each positional argument, offered by tab completion.
+    public var argumentChoices: [[String]]
+    /// Whether running the command cannot be taken back without `undo` (asks when spoken).
+    public var destructive: Bool
+
+    public init(
+        name: String, aliases: [String] = [], summary: String,
+        spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.summary = summary
+        self.spokenForms = spokenForms
+        self.argumentChoices = argumentChoices
+        self.destructive = destructive
+    }
+}
+
+/// A spoken pattern and the command line it stands for. In `line`, `$1`, `$2`… are
+/// replaced by the words the slots and alternatives of the pattern matched, in order.
+public struct SpokenForm: Sendable, Equatable {
+    public var pattern: String
+    public var line: String
+
+    public init(_ pattern: String, runs line: String) {
+        self.pattern = pattern
+        self.line = line
+    }
+}
+
+/// A command that has been parsed and can run.
+public protocol RunnableCommand {
+    mutating func run(in context: CommandContext) throws
+}
+
+/// A built-in command: its arguments parse with swift-argument-parser (`parse(_:)`,
+/// never anything that exits), it describes itself, and it runs against a context.
+/// Its `configuration.commandName` must equal `info.name` (the usage line uses it).
+public protocol ShellCommand: ParsableCommand, RunnableCommand {
+    static var info: CommandInfo { get }
+}
+
+/// A failure a command reports to the person: printed as `error: <message>`.
+public struct CommandError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+
+/// The outcome of turning a command's words into something that can run.
+public enum ParseOutcome {
+    case run(RunnableCommand)
+    /// The words asked for help (`--help`); the text to show.
+    case help(String)
+    /// The words were wrong; the message for the person, with usage.
+    case failure(String)
+}
+
+/// One registered command: its description and how to build a runnable from words.
+public struct CommandEntry {
+    public let info: CommandInfo
+    /// The usage line, e.g. `quality [low|medium|high]`.
+    public let usage: String
+    /// The full help text for `help NAME`.
+    public let helpText: String
+    /// Parses the arguments (the words after the name). Never exits the process.
+    public let parse: ([String]) -> ParseOutcome
+
+    public init(info: CommandInfo, usage: String, helpText: String,
+                parse: @escaping ([String]) -> ParseOutcome) {
+        self.info = info
+        self.usage = usage
+        self.helpText = helpText
+        self.parse = parse
+    }
+
+    /// The entry for a built-in command type.
+    public init<C: ShellCommand>(_ type: C.Type) {
+        precondition(C.configuration.commandName == C.info.name, "\(C.self): commandName must be '\(C.info.name)'")
+        self.init(
+            info: C.info,
+            usage: C.usageString().replacingPrefix("Usage: ", with: ""),
+            helpText: C.helpMessage(columns: 80),
+            parse: { arguments in
+                do {
+                    return .run(try C.parse(arguments))
+                } catch {
+                    if C.exitCode(for: error) == .success {
+                        return .help(C.fullMessage(for: error, columns: 80))
+                    }
+                    return .failure(
+                        "\(C.message(for: error))\nusage: \(C.usageString().replacingPrefix("Usage: ", with: ""))")
+                }
+            })
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}
+
+/// All commands the shell knows, typed and spoken. Built-ins and (later) commands from
+/// config files join the same registry; names and aliases are unique.
+public struct CommandRegistry {
+    public private(set) var entries: [CommandEntry] = []
+    private var byName: [String: Int] = [:]
+
+    public init() {}
+
+    /// Registers a command. Throws when the name or an alias is already taken.
+    public mutating func register(_ entry: CommandEntry) throws {
+        var seen = Set<String>()
+        for name in [entry.info.name] + entry.info.aliases {
+            if let existing = byName[name] {
+                throw CommandError(
+                    "command name '\(name)' is already used by '\(entries[existing].info.name)'")
+            }
+            if !seen.insert(name).inserted {
+                throw CommandError("command '\(entry.info.name)' lists the name '\(name)' twice")
+            }
+        }
+        entries.append(entry)
+        for name in seen { byName[name] = entries.count - 1 }
+    }
+
+    /// The command with this name or alias.
+    public func lookup(_ name: String) -> CommandEntry? {
+        byName[name].map { entries[$0] }
+    }
+
+    /// All names and aliases, sorted.
+    public var allNames: [String] { byName.keys.sorted() }
+
+    /// The closest known name to a mistyped one, when it is close enough to be a likely typo.
+    public func suggestion(for name: String) -> String? {
+        Suggest.closest(to: name, among: allNames)
+    }
+
+    /// Completions for the word being typed, given the words before it.
+    /// An empty `previous` completes command names; otherwise the command's fixed choices.
+    public func completions(previous: [String], partial: String) -> [String] {
+        if previous.isEmpty {
+            return allNames.filter { $0.hasPrefix(partial) }
+        }
+        guard let entry = lookup(previous[0]) else { return [] }
+        let position = previous.count - 1
+        guard position < entry.info.argumentChoices.count else { return [] }
+        return entry.info.argumentChoices[position].filter { $0.hasPrefix(partial) }
+    }
+}

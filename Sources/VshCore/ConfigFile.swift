@@ -1,0 +1,111 @@
+import Foundation
+import TOMLKit
+
+/// Reads `vsh.toml` files into `Settings`, and writes single settings back into the
+/// user's file without disturbing the rest of it (comments and order survive).
+public enum ConfigFile {
+    /// Every key vsh understands, as `table.key` (top-level keys have no table).
+    static let keys = ["quality", "history.size", "voice.model", "voice.device"]
+
+    /// Applies the file at `path` on top of `settings`. A missing file is not an error.
+    /// Problems never stop vsh: each becomes a warning naming the file, line or key,
+    /// and the setting keeps its previous value.
+    public static func apply(path: String, to settings: inout Settings) -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else {
+            return ["\(path): cannot read the file (check its permissions); using defaults"]
+        }
+        return apply(text: text, path: path, to: &settings)
+    }
+
+    static func apply(text: String, path: String, to settings: inout Settings) -> [String] {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            return ["\(path):\(error.source.begin.line): \(error.description); this file is ignored until it is fixed"]
+        } catch {
+            return ["\(path): \(error); this file is ignored until it is fixed"]
+        }
+        var warnings: [String] = []
+        func unknown(_ key: String) {
+            var message = "\(path): unknown setting '\(key)'"
+            if let near = Suggest.closest(to: key, among: keys) { message += "; did you mean '\(near)'?" }
+            warnings.append(message)
+        }
+        func string(_ key: String, _ value: TOMLValueConvertible) -> String? {
+            if let s = value.string { return s }
+            warnings.append("\(path): '\(key)' must be a string in quotes, not \(value.debugDescription)")
+            return nil
+        }
+        for (key, value) in table {
+            switch key {
+            case "quality":
+                guard let s = string(key, value) else { continue }
+                if let q = Quality(rawValue: s) {
+                    settings.quality = q
+                } else {
+                    warnings.append("\(path): quality \"\(s)\" is not one of low, medium, high; using \(settings.quality.rawValue)")
+                }
+            case "history", "voice":
+                guard let sub = value.table else {
+                    warnings.append("\(path): '\(key)' must be a table ([\(key)])")
+                    continue
+                }
+                for (subkey, subvalue) in sub {
+                    let full = "\(key).\(subkey)"
+                    switch full {
+                    case "history.size":
+                        if let n = subvalue.int, n >= 0 {
+                            settings.historySize = n
+                        } else {
+                            warnings.append("\(path): history.size must be a whole number of entries, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.model":
+                        if let s = string(full, subvalue) { settings.modelDirectory = s }
+                    case "voice.device":
+                        if let s = string(full, subvalue) { settings.audioDevice = s }
+                    default:
+                        unknown(full)
+                    }
+                }
+            default:
+                unknown(key)
+            }
+        }
+        return warnings
+    }
+
+    /// Sets a top-level `key = "value"` in the file at `path`, creating it if needed.
+    /// An existing assignment is replaced in place; otherwise the line goes before the
+    /// first table. The write is atomic.
+    public static func setTopLevel(key: String, value: String, in path: String) throws {
+        let existing = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+        let text = edited(existing ?? "", key: key, value: value)
+        try AtomicFile.write(text, to: path)
+    }
+
+    static func edited(_ text: String, key: String, value: String) -> String {
+        var lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        let assignment = "\(key) = \"\(value)\""
+        var firstTable: Int?
+        for (i, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                firstTable = i
+                break
+            }
+            if trimmed.hasPrefix(key) {
+                let rest = trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+                if rest.hasPrefix("=") {
+                    lines[i] = assignment
+                    return lines.joined(separator: "\n") + "\n"
+                }
+            }
+        }
+        lines.insert(assignment, at: firstTable ?? lines.count)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// How a command reached the shell.
+public enum InputSource: String, Sendable {
+    case typed, spoken
+}
+
+/// One line of command history.
+public struct HistoryEntry: Sendable, Equatable {
+    public var time: Date
+    public var source: InputSource
+    /// Recognition confidence in 0…1 for spoken lines.
+    public var confidence: Double?
+    public var line: String
+
+    public init(time: Date, source: InputSource, confidence: Double? = nil, line: String) {
+        self.time = time
+        self.source = source
+        self.confidence = confidence
+        self.line = line
+    }
+}
+
+/// Command history kept across runs in a plain file, one entry per line:
+/// `time<TAB>typed|spoken<TAB>confidence or -<TAB>command`. Several vsh processes
+/// append to one file; it is trimmed to `limit` entries when it grows past it.
+public final class CommandHistory {
+    public private(set) var entries: [HistoryEntry] = []
+    public let path: String?
+    public let limit: Int
+    /// Lines of the file that could not be read, for a warning.
+    public private(set) var skippedLines = 0
+
+    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f
+    }()
+
+    /// History backed by `path` (nil keeps it in memory only, as for scripts).
+    public init(path: String?, limit: Int) {
+        self.path = path
+        self.limit = max(0, limit)
+        load()
+    }
+
+    private func load() {
+        guard let path, let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else { return }
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = raw.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            if raw.hasPrefix("#") { continue }
+            guard fields.count == 4, let time = Self.formatter.date(from: String(fields[0])),
+                  let source = InputSource(rawValue: String(fields[1])) else {
+                skippedLines += 1
+                continue
+            }
+            entries.append(HistoryEntry(
+                time: time, source: source, confidence: Double(fields[2]), line: String(fields[3])))
+        }
+        if entries.count > limit { entries.removeFirst(entries.count - limit) }
+    }
+
+    static func format(_ e: HistoryEntry) -> String {
+        let confidence = e.confidence.map { String(format: "%.2f", $0) } ?? "-"
+        let line = e.line.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+        return "\(formatter.string(from: e.time))\t\(e.source.rawValue)\t\(confidence)\t\(line)\n"
+    }
+
+    /// Adds an entry and appends it to the file. Returns a message when the file could
+    /// not be written (the entry is still kept for this session).
+    @discardableResult
+    public func append(_ entry: HistoryEntry) -> String? {
+        guard limit > 0 else { return nil }
+        entries.append(entry)
+        if entries.count > limit { entries.removeFirst(entries.count - limit) }
+        guard let path else { return nil }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw CommandError(String(cString: strerror(errno))) }
+            let bytes = Array(Self.format(entry).utf8)
+            let n = bytes.withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            if n != bytes.count { throw CommandError(String(cString: strerror(errno))) }
+            try trimIfNeeded(path: path)
+        } catch {
+            return "cannot save history to \(path): \(error)"
+        }
+        return nil
+    }
+
+    /// Rewrites the file with the newest `limit` entries once it holds a quarter more.
+    private func trimIfNeeded(path: String) throws {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? Int else { return }
+        // Only count lines when the file could plausibly be over the limit.
+        guard size > limit * 40 else { return }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard lines.count > limit + limit / 4 else { return }
+        let kept = lines.suffix(limit).joined(separator: "\n") + "\n"
+        try AtomicFile.write(kept, to: path)
+    }
+}

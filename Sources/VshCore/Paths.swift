@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where vsh keeps things, following the XDG base directory spec.
+public struct Paths: Sendable, Equatable {
+    /// The transcript store (`--store`, `VSH_STORE`, else `$XDG_DATA_HOME/vsh`).
+    public var store: String
+    /// The user's configuration directory (`--config`, `VSH_CONFIG`, else `$XDG_CONFIG_HOME/vsh`).
+    public var config: String
+    /// The configuration shipped with vsh (`config/` and `commands/`), read under the user's.
+    public var shipped: String?
+    /// State that is not worth backing up: history, logs (`$XDG_STATE_HOME/vsh`).
+    public var state: String
+
+    public var historyFile: String { state + "/history" }
+    public var userConfigFile: String { config + "/vsh.toml" }
+    public var shippedConfigFile: String? { shipped.map { $0 + "/config/vsh.toml" } }
+
+    public init(store: String, config: String, shipped: String?, state: String) {
+        self.store = store
+        self.config = config
+        self.shipped = shipped
+        self.state = state
+    }
+
+    /// Resolves the paths from options, then the environment, then XDG defaults.
+    public static func resolve(
+        store: String?, config: String?, environment: [String: String], executable: String
+    ) -> Paths {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func xdg(_ name: String, _ fallback: String) -> String {
+            if let v = environment[name], v.hasPrefix("/") { return v }
+            return home + "/" + fallback
+        }
+        let storeDir = store ?? environment["VSH_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? xdg("XDG_DATA_HOME", ".local/share") + "/vsh"
+        let configDir = config ?? environment["VSH_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? xdg("XDG_CONFIG_HOME", ".config") + "/vsh"
+        let state = xdg("XDG_STATE_HOME", ".local/state") + "/vsh"
+        let shipped = environment["VSH_SHARE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? findShipped(executable: executable)
+        return Paths(store: absolute(storeDir), config: absolute(configDir), shipped: shipped, state: state)
+    }
+
+    /// The shipped files sit in `<prefix>/share/vsh` when installed, or at the top of the
+    /// source tree when run from `.build/<config>/vsh`.
+    static func findShipped(executable: String) -> String? {
+        let exe = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        let fm = FileManager.default
+        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/vsh")
+        if fm.fileExists(atPath: installed.path + "/config/vsh.toml") { return installed.path }
+        for _ in 0..<4 {
+            dir = dir.deletingLastPathComponent()
+            if fm.fileExists(atPath: dir.path + "/config/vsh.toml"),
+               fm.fileExists(atPath: dir.path + "/Package.swift") {
+                return dir.path
+            }
+        }
+        return nil
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

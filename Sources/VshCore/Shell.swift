@@ -1,0 +1,125 @@
+import Foundation
+
+/// The read–run loop. Typed lines, script lines and (later) recognised speech all go
+/// through `execute`, so they behave the same.
+public final class Shell {
+    public let session: Session
+    let output: TextSink
+    let error: TextSink
+    let style: Style
+    let errorStyle: Style
+
+    public init(session: Session, output: TextSink, error: TextSink, style: Style, errorStyle: Style) {
+        self.session = session
+        self.output = output
+        self.error = error
+        self.style = style
+        self.errorStyle = errorStyle
+    }
+
+    /// Runs every command on `line` (separated by `;`). Returns whether all succeeded.
+    /// Errors go to the error sink as `<prefix>error: …`; `strict` stops at the first.
+    @discardableResult
+    public func execute(_ line: String, interactive: Bool, errorPrefix: String = "", strict: Bool = false) -> Bool {
+        let commands: [[String]]
+        do {
+            commands = try Words.splitCommands(line)
+        } catch {
+            report("\(error)", prefix: errorPrefix)
+            return false
+        }
+        var succeeded = true
+        for words in commands where !session.exitRequested {
+            if !run(words, interactive: interactive, errorPrefix: errorPrefix) {
+                succeeded = false
+                if strict { break }
+            }
+        }
+        return succeeded
+    }
+
+    private func run(_ words: [String], interactive: Bool, errorPrefix: String) -> Bool {
+        let name = words[0]
+        guard let entry = session.registry.lookup(name) else {
+            var message = "unknown command '\(name)'"
+            if let near = session.registry.suggestion(for: name) {
+                message += "; did you mean '\(near)'?"
+            } else {
+                message += "; type 'help' to see the commands"
+            }
+            report(message, prefix: errorPrefix)
+            return false
+        }
+        switch entry.parse(Array(words.dropFirst())) {
+        case .help(let text):
+            output.write(text.hasSuffix("\n") ? text : text + "\n")
+            return true
+        case .failure(let message):
+            report("\(name): \(message)", prefix: errorPrefix)
+            return false
+        case .run(var command):
+            let context = CommandContext(
+                output: output, error: error, style: style, session: session, interactive: interactive)
+            do {
+                try command.run(in: context)
+                return true
+            } catch {
+                report("\(name): \(error)", prefix: errorPrefix)
+                return false
+            }
+        }
+    }
+
+    private func report(_ message: String, prefix: String) {
+        error.line(prefix + errorStyle.red("error:") + " " + message)
+    }
+
+    /// The interactive loop: prompt, read, record in history, run. Ctrl-C abandons the
+    /// line; Ctrl-D or `exit` ends with status 0.
+    public func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
+        while !session.exitRequested {
+            switch reader.readLine(prompt: prompt) {
+            case .interrupted:
+                continue
+            case .endOfInput:
+                output.write("\n")
+                return 0
+            case .line(let line):
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { continue }
+                reader.addToRecall(trimmed)
+                if let problem = session.history.append(
+                    HistoryEntry(time: Date(), source: .typed, line: trimmed)) {
+                    error.line("warning: \(problem)")
+                }
+                if trimmed.hasPrefix("#") { continue }
+                execute(trimmed, interactive: true)
+            }
+        }
+        return 0
+    }
+
+    /// Script mode: no prompt, `#` comments and blank lines skipped, errors prefixed with
+    /// `line N:`. Status 0 when every command succeeded, else 1; `strict` stops at the
+    /// first failure.
+    public func runScript(reader: LineReader, strict: Bool) -> Int32 {
+        var failed = false
+        var number = 0
+        while !session.exitRequested {
+            guard case .line(let line) = reader.readLine(prompt: "") else { break }
+            number += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if !execute(trimmed, interactive: false, errorPrefix: "line \(number): ", strict: strict) {
+                failed = true
+                if strict { break }
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// `vsh -c 'a; b'`: runs the commands in order; status as for scripts.
+    public func runCommandString(_ text: String, strict: Bool) -> Int32 {
+        execute(text, interactive: false, strict: strict) ? 0 : 1
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Splits a command line into words, the way a person expects from a shell: spaces
+/// separate words, '…' and "…" group them, a backslash escapes the next character.
+/// `;` separates commands (for `vsh -c`) when not quoted.
+public enum Words {
+    public struct SplitError: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The commands in `line`, each as its words. Empty commands are dropped.
+    public static func splitCommands(_ line: String) throws -> [[String]] {
+        var commands: [[String]] = []
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+
+        func endWord() {
+            if inWord { words.append(word) }
+            word = ""
+            inWord = false
+        }
+        for ch in line {
+            if escaped {
+                word.append(ch)
+                escaped = false
+                continue
+            }
+            if let q = quote {
+                if ch == q {
+                    quote = nil
+                } else if ch == "\\" && q == "\"" {
+                    escaped = true
+                } else {
+                    word.append(ch)
+                }
+                continue
+            }
+            switch ch {
+            case "\\":
+                escaped = true
+                inWord = true
+            case "'", "\"":
+                quote = ch
+                inWord = true
+            case ";":
+                endWord()
+                if !words.isEmpty { commands.append(words) }
+                words = []
+            case " ", "\t", "\r", "\n":
+                endWord()
+            default:
+                word.append(ch)
+                inWord = true
+            }
+        }
+        if let q = quote {
+            throw SplitError(description: "unterminated \(q) quote in: \(line)")
+        }
+        if escaped { throw SplitError(description: "line ends with a lone backslash: \(line)") }
+        endWord()
+        if !words.isEmpty { commands.append(words) }
+        return commands
+    }
+
+    /// The words of a single command (a `;` inside is an error for callers that need one).
+    public static func split(_ line: String) throws -> [String] {
+        try splitCommands(line).flatMap { $0 }
+    }
+
+    /// Quotes a word so that `split` gives it back unchanged.
+    public static func quote(_ word: String) -> String {
+        let plain = !word.isEmpty && word.allSatisfy { ch in
+            ch.isLetter || ch.isNumber || "-_./:,+=@%".contains(ch)
+        }
+        if plain { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import VshCore
+
+/// A shell over fakes: built-in registry, a temporary config and state directory,
+/// output captured in buffers.
+public final class ShellHarness {
+    public let directory: TempDirectory
+    public let output = BufferSink()
+    public let error = BufferSink()
+    public let session: Session
+    public let shell: Shell
+
+    public init(settings: Settings = Settings(), registry: CommandRegistry = Builtins.registry()) {
+        directory = TempDirectory("vsh-shell")
+        let paths = Paths(
+            store: directory.file("store"), config: directory.file("config"),
+            shipped: nil, state: directory.file("state"))
+        session = Session(
+            registry: registry, settings: settings, paths: paths,
+            history: CommandHistory(path: paths.historyFile, limit: settings.historySize))
+        shell = Shell(session: session, output: output, error: error, style: .plain, errorStyle: .plain)
+    }
+
+    /// Runs `lines` as a script; returns the exit status.
+    public func script(_ lines: [String], strict: Bool = false) -> Int32 {
+        shell.runScript(reader: ScriptedLineReader(lines: lines), strict: strict)
+    }
+
+    deinit { directory.remove() }
+}

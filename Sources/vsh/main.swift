@@ -1,0 +1,3 @@
+import VshApp
+
+VshMain.main()

@@ -1,0 +1,81 @@
+import Testing
+@testable import VshCore
+import VshTestSupport
+
+@Suite struct RegistryTests {
+    @Test func builtinNamesAndAliasesAreUnique() throws {
+        var seen = Set<String>()
+        for entry in Builtins.all {
+            for name in [entry.info.name] + entry.info.aliases {
+                #expect(seen.insert(name).inserted, "'\(name)' is used twice")
+            }
+        }
+        // Registering them all must not throw either.
+        var registry = CommandRegistry()
+        for entry in Builtins.all { try registry.register(entry) }
+        #expect(registry.entries.count == Builtins.all.count)
+    }
+
+    @Test func everyBuiltinDescribesItself() {
+        for entry in Builtins.all {
+            #expect(!entry.info.summary.isEmpty, "\(entry.info.name) has no summary")
+            #expect(entry.usage.hasPrefix(entry.info.name), "usage of \(entry.info.name): \(entry.usage)")
+            #expect(!entry.info.spokenForms.isEmpty, "\(entry.info.name) has no spoken form")
+        }
+    }
+
+    @Test func duplicateNamesAreRefused() throws {
+        var registry = Builtins.registry()
+        let clash = CommandEntry(
+            info: CommandInfo(name: "hello", aliases: ["help"], summary: "x"),
+            usage: "hello", helpText: "", parse: { _ in .failure("never") })
+        #expect(throws: CommandError("command name 'help' is already used by 'help'")) {
+            try registry.register(clash)
+        }
+        #expect(registry.lookup("hello") == nil)
+    }
+
+    @Test(arguments: [
+        ("lookup quit finds exit", "quit", "exit"),
+        ("lookup exit", "exit", "exit"),
+        ("lookup quality", "quality", "quality"),
+    ])
+    func lookup(_ label: String, _ name: String, _ expected: String) {
+        #expect(Builtins.registry().lookup(name)?.info.name == expected, "\(label)")
+    }
+
+    @Test(arguments: [
+        ("hlep", "help"),        // transposition
+        ("qualty", "quality"),   // deletion
+        ("histroy", "history"),
+        ("exti", "exit"),
+        ("xyz", nil),            // nothing close
+        ("lsit", nil),           // 'list' is not registered yet; 'exit' is two edits away
+        ("q", nil),
+    ] as [(String, String?)])
+    func suggestions(_ typed: String, _ expected: String?) {
+        #expect(Builtins.registry().suggestion(for: typed) == expected)
+    }
+
+    @Test(arguments: [
+        ("", "", ["exit", "help", "history", "quality", "quit"]),
+        ("h", "h", ["help", "history"]),
+        ("qua", "qua", ["quality"]),
+        ("quality ", "", ["low", "medium", "high"]),
+        ("quality m", "m", ["medium"]),
+        ("quality high ", "", []),
+        ("help; qu", "qu", ["quality", "quit"]),
+        ("nosuch ", "", []),
+    ])
+    func completion(_ text: String, _ partial: String, _ matches: [String]) {
+        let result = Completion.candidates(for: text, registry: Builtins.registry())
+        #expect(result.partial == partial)
+        #expect(result.matches == matches)
+    }
+
+    @Test func commonPrefix() {
+        #expect(Completion.commonPrefix(["history", "help"]) == "h")
+        #expect(Completion.commonPrefix(["quality"]) == "quality")
+        #expect(Completion.commonPrefix([]) == "")
+    }
+}
