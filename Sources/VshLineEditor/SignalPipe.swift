@@ -26,6 +26,12 @@ enum SignalPipe {
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, nil)
         sigaction(SIGWINCH, &action, nil)
+        // A parent may have started vsh with these blocked; the prompt needs them.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
     /// Reads what is pending and returns the signal numbers seen.

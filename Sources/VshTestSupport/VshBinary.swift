@@ -1,0 +1,66 @@
+import Foundation
+
+/// Runs the built `vsh` binary as a person would, in an isolated home: its own config,
+/// state and data directories, so tests never touch the real ones.
+public struct VshBinary {
+    public struct Result {
+        public var stdout: String
+        public var stderr: String
+        public var status: Int32
+    }
+
+    /// The binary under test: $VSH_BIN, else `.build/debug/vsh` in this package.
+    public static var path: String {
+        if let path = ProcessInfo.processInfo.environment["VSH_BIN"], !path.isEmpty { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/vsh").path
+    }
+
+    public let home: TempDirectory
+
+    public init() {
+        home = TempDirectory("vsh-home")
+        precondition(FileManager.default.isExecutableFile(atPath: Self.path),
+                     "\(Self.path) is missing: run `swift build` (or `make test`) first")
+    }
+
+    /// The environment vsh runs with: a private HOME and XDG directories.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["VSH_STORE", "VSH_CONFIG", "VSH_SHARE", "NO_COLOR"] { env[key] = nil }
+        env["HOME"] = home.path
+        env["XDG_CONFIG_HOME"] = home.file("config")
+        env["XDG_STATE_HOME"] = home.file("state")
+        env["XDG_DATA_HOME"] = home.file("data")
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs vsh with `arguments`, feeding `stdin` through a pipe (so vsh sees a script).
+    public func run(_ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        process.environment = environment(extra)
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read both pipes while writing, so a large script cannot deadlock on full pipes.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var out = Data(), err = Data()
+        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Result(
+            stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    public func remove() { home.remove() }
+}

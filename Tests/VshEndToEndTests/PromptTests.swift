@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// The interactive prompt in a real pseudo-terminal (tmux): typing, completion,
+/// history recall, Ctrl-C and Ctrl-D, as a person would use them.
+@Suite(.serialized) struct PromptTests {
+    func start(_ vsh: VshBinary, term: String = "xterm", arguments: [String] = []) throws -> TmuxSession {
+        let env = vsh.environment(["TERM": term, "PATH": "/usr/bin:/bin"])
+        return try TmuxSession(command: [VshBinary.path] + arguments, environment: env)
+    }
+
+    @Test func typingCompletionHistoryAndExit() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh)
+        try tty.waitFor("vsh> ")
+        let banner = try tty.screen()
+        #expect(banner.contains("type 'help' for the commands"))
+
+        // Tab on an ambiguous prefix lists the choices; more letters then complete.
+        try tty.type("qu")
+        try tty.send("Tab")
+        try tty.waitFor("quality  quit")
+        try tty.type("a")
+        try tty.send("Tab")
+        try tty.waitFor("vsh> quality ")
+        // Fixed arguments complete too.
+        try tty.send("Tab")
+        try tty.waitFor("low  medium  high")
+        try tty.type("h")
+        try tty.send("Tab")
+        try tty.waitFor("vsh> quality high ")
+        try tty.send("Enter")
+        try tty.waitFor("quality: high (48 kHz, 16-bit mono)")
+
+        // Ctrl-C abandons the line: nothing runs, a fresh prompt comes back.
+        try tty.type("bogus words")
+        try tty.send("C-c")
+        try tty.waitFor("fresh prompt after Ctrl-C") { $0.hasSuffix("vsh> bogus words\nvsh> ") }
+        #expect(!(try tty.screen()).contains("unknown command 'bogus'"))
+
+        // Up recalls the last line; Enter runs it again.
+        try tty.type("quality")
+        try tty.send("Enter")
+        try tty.waitFor("\nhigh\n")
+        try tty.send("Up")
+        try tty.send("Up")
+        try tty.waitFor("recall of 'quality high'") { $0.hasSuffix("vsh> quality high") }
+        try tty.send("C-u")
+        try tty.type("history")
+        try tty.send("Enter")
+        try tty.waitFor("3  typed       history")
+        let screen = try tty.screen()
+        #expect(screen.contains("1  typed       quality high"))
+        #expect(screen.contains("2  typed       quality\n"))
+
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+
+        // History survives the run: a new vsh recalls it with Up.
+        let again = try start(vsh)
+        try again.waitFor("vsh> ")
+        try again.send("Up")
+        try again.waitFor("recall from the last run") { $0.hasSuffix("vsh> history") }
+        try again.send("C-u")
+        try again.type("exit")
+        try again.send("Enter")
+        #expect(try again.waitForExit() == 0)
+    }
+
+    @Test func controlRSearchesHistory() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh)
+        try tty.waitFor("vsh> ")
+        for line in ["quality low", "help quality", "quality"] {
+            try tty.type(line)
+            try tty.send("Enter")
+        }
+        try tty.waitFor("\nlow\n")
+        try tty.send("C-r")
+        try tty.type("help")
+        try tty.waitFor("the search finds 'help quality'") { $0.contains("help quality") && $0.contains("bck:") }
+        try tty.send("Enter")
+        try tty.waitFor("2 runs of 'help quality'") { $0.components(separatedBy: "usage: quality").count == 3 }
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+    }
+
+    @Test func dumbTerminalFallsBackToPlainReading() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, term: "dumb")
+        try tty.waitFor("vsh> ")
+        try tty.type("quality low")
+        try tty.send("Enter")
+        try tty.waitFor("vsh> quality low\nquality: low (8 kHz, 16-bit mono)\nvsh> ")
+        try tty.type("quality")
+        try tty.send("Enter")
+        let screen = try tty.waitFor("\nlow\n")
+        #expect(!screen.contains("\u{1B}"))
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+}

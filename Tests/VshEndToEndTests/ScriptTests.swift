@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// The built binary, driven through pipes as scripts and `-c`.
+@Suite struct ScriptTests {
+    @Test func qualityRoundTripThroughAPipe() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run([], stdin: "quality high\nquality\nexit\n")
+        #expect(result.stdout == "high\n")
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+        // The setting was saved in the user's config and holds in the next run.
+        #expect(vsh.home.read("config/vsh/vsh.toml") == "quality = \"high\"\n")
+        #expect(try vsh.run(["-c", "quality"]).stdout == "high\n")
+    }
+
+    @Test func misspelledCommandFailsWithAClearMessage() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["-c", "qualtiy"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: unknown command 'qualtiy'; did you mean 'quality'?\n")
+        #expect(result.stdout == "")
+        let unknown = try vsh.run(["-c", "lsit"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("error: unknown command 'lsit'"))
+    }
+
+    @Test func scriptErrorsNameTheLineAndTheRestStillRuns() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let script = """
+            # set up
+            quality low
+
+            hlep
+            quality
+            quality ultra
+            quality
+            """
+        let result = try vsh.run([], stdin: script)
+        #expect(result.stdout == "low\nlow\n")
+        #expect(result.stderr == """
+            line 4: error: unknown command 'hlep'; did you mean 'help'?
+            line 6: error: quality: The value 'ultra' is invalid for '<low|medium|high>'. Please provide one of 'low', 'medium' or 'high'.
+            usage: quality [<low|medium|high>]
+
+            """)
+        #expect(result.status == 1)
+    }
+
+    @Test func strictStopsAtTheFirstFailure() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--strict"], stdin: "quality low\nbogus\nquality\n")
+        #expect(result.stdout == "")
+        #expect(result.stderr == "line 2: error: unknown command 'bogus'; type 'help' to see the commands\n")
+        #expect(result.status == 1)
+        let dashC = try vsh.run(["--strict", "-c", "bogus; quality"])
+        #expect(dashC.stdout == "")
+        #expect(dashC.status == 1)
+    }
+
+    @Test func dashCRunsSeveralCommands() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["-c", "quality medium; quality; help quality"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("medium\nquality — Show or set the recording quality"))
+    }
+
+    @Test func pipedOutputHasNoEscapeCodesAndNoBanner() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run([], stdin: "help\n", environment: ["TERM": "xterm-256color"])
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(!result.stdout.contains("vsh>"))
+        #expect(result.stdout.hasPrefix("Commands:\n"))
+    }
+
+    @Test func brokenConfigWarnsWithFileAndLineAndVshStillRuns() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("# mine\nquality = high\n", to: "config/vsh/vsh.toml")
+        let result = try vsh.run(["-c", "quality"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "medium\n")
+        #expect(result.stderr.hasPrefix("warning: \(vsh.home.file("config/vsh/vsh.toml")):2: "))
+        #expect(result.stderr.contains("this file is ignored until it is fixed"))
+    }
+
+    @Test func configDirectoryFromOptionAndEnvironment() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("quality = \"low\"\n", to: "elsewhere/vsh.toml")
+        #expect(try vsh.run(["--config", vsh.home.file("elsewhere"), "-c", "quality"]).stdout == "low\n")
+        #expect(try vsh.run(["-c", "quality"], environment: ["VSH_CONFIG": vsh.home.file("elsewhere")]).stdout == "low\n")
+        #expect(try vsh.run(["-c", "quality"]).stdout == "medium\n")
+    }
+
+    @Test func versionVerboseNamesEveryLinkedLibraryAndTheModel() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--version", "--verbose"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "vsh 0.1.0")
+        for library in ["alsa", "speexdsp", "pocketsphinx", "libedit"] {
+            let line = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(library + " ") }
+            #expect(line != nil, "no line for \(library) in:\n\(result.stdout)")
+            #expect(line?.contains(".so.") == true, "\(library) does not name its shared object")
+            #expect(line?.contains("FAILED") == false)
+        }
+        #expect(result.stdout.contains("model /usr/share/pocketsphinx/model/en-us"))
+        #expect(!result.stdout.contains("MISSING"))
+        #expect(result.stderr == "", "PocketSphinx must not log to the terminal")
+    }
+
+    @Test func badOptionIsReportedByTheCommandLineParser() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--stor", "x"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Unknown option '--stor'"))
+    }
+
+    @Test func tenThousandLineScript() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let script = String(repeating: "quality\n# comment\n", count: 5_000)
+        let result = try vsh.run([], stdin: script)
+        #expect(result.status == 0)
+        #expect(result.stdout == String(repeating: "medium\n", count: 5_000))
+    }
+}
