@@ -30,11 +30,20 @@ public struct CommandEntry {
     /// The entry for a built-in command type.
     public init<C: ShellCommand>(_ type: C.Type) {
         precondition(C.configuration.commandName == C.info.name, "\(C.self): commandName must be '\(C.info.name)'")
+        let cache = ParseCache()
         self.init(
             info: C.info,
             usage: C.usageString().replacingPrefix("Usage: ", with: ""),
             helpText: C.helpMessage(columns: 80),
             parse: { arguments in
+                if let known = cache.outcomes[arguments] { return known }
+                let outcome = Self.parse(C.self, arguments)
+                cache.remember(outcome, for: arguments)
+                return outcome
+            })
+    }
+
+    private static func parse<C: ShellCommand>(_ type: C.Type, _ arguments: [String]) -> ParseOutcome {
                 do {
                     return .run(try C.parse(arguments))
                 } catch {
@@ -44,7 +53,18 @@ public struct CommandEntry {
                     return .failure(
                         "\(C.message(for: error))\nusage: \(C.usageString().replacingPrefix("Usage: ", with: ""))")
                 }
-            })
+    }
+}
+
+/// Parsing is a pure function of the words, and swift-argument-parser rebuilds its
+/// argument tables on every call; scripts repeat the same lines, so recent outcomes
+/// are kept (a bounded number).
+private final class ParseCache {
+    private(set) var outcomes: [[String]: ParseOutcome] = [:]
+
+    func remember(_ outcome: ParseOutcome, for arguments: [String]) {
+        if outcomes.count >= 256 { outcomes.removeAll(keepingCapacity: true) }
+        outcomes[arguments] = outcome
     }
 }
 

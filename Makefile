@@ -1,0 +1,48 @@
+# vsh: `make run` starts it, `make test` runs every test, `make bench` measures.
+# Each first installs the Debian packages that are missing (apt-get, non-interactive).
+
+# Libraries vsh links, the speech model, and what the tests and benchmarks drive.
+PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us \
+            alsa-utils espeak-ng flite sox tmux
+# The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
+BENCH_PACKAGES := pocketsphinx python3-numpy
+
+SWIFT ?= swift
+RELEASE_BIN := .build/release/vsh
+DEBUG_BIN := .build/debug/vsh
+
+.PHONY: run test bench build release deps bench-deps install clean
+
+run: deps release
+	$(RELEASE_BIN)
+
+test: deps
+	$(SWIFT) build
+	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
+
+bench: deps bench-deps release
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/run.py
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "vsh needs the Swift 6 toolchain (swift.org/install) on PATH" >&2; exit 1; }
+	@./scripts/install-deps $(PACKAGES)
+
+bench-deps:
+	@./scripts/install-deps $(BENCH_PACKAGES)
+
+# Installs the binary and the shipped config and commands under PREFIX.
+PREFIX ?= /usr/local
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vsh/config $(DESTDIR)$(PREFIX)/share/vsh/commands
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/vsh
+	install -m 644 config/vsh.toml $(DESTDIR)$(PREFIX)/share/vsh/config/
+	cp -R commands/. $(DESTDIR)$(PREFIX)/share/vsh/commands/
+
+clean:
+	rm -rf .build
