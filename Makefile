@@ -2,7 +2,7 @@
 # Each first installs the Debian packages that are missing (apt-get, non-interactive).
 
 # Libraries vsh links, the speech model, and what the tests and benchmarks drive.
-PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us \
+PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
             alsa-utils espeak-ng flite sox tmux
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy

@@ -37,7 +37,7 @@ let package = Package(
         // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.
         .target(
             name: "VshAudio",
-            dependencies: ["VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CVshShims"],
+            dependencies: ["VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile", "CVshShims"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // libedit adapter for the core's LineReader protocol.
@@ -50,6 +50,7 @@ let package = Package(
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
             name: "CPocketSphinx", pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
@@ -62,5 +63,6 @@ let package = Package(
 
         .testTarget(name: "VshCoreTests", dependencies: ["VshCore", "VshTestSupport"]),
         .testTarget(name: "VshEndToEndTests", dependencies: ["VshTestSupport"]),
+        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshTestSupport"]),
     ]
 )

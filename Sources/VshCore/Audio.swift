@@ -31,3 +31,10 @@ public struct RecognizedWord: Sendable, Equatable {
         self.confidence = confidence
     }
 }
+
+/// A failure of an audio device or file, in words a person can act on.
+public struct AudioError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,53 @@
+import CSpeexDSP
+import Foundation
+import VshCore
+
+/// Sample-rate conversion of mono 16-bit audio with SpeexDSP's resampler.
+/// Owns the SpeexResamplerState; destroyed in deinit. Not thread-safe.
+public final class Resampler {
+    /// Owned: speex_resampler_destroy in deinit.
+    private let state: OpaquePointer
+    public let inputRate: Int
+    public let outputRate: Int
+    private var output: [Int16] = []
+
+    /// `quality` 0…10 (SpeexDSP's scale; 5 is its default, 3 is cheap and fine for speech).
+    public init(from inputRate: Int, to outputRate: Int, quality: Int32 = 5) throws {
+        var err: Int32 = 0
+        guard inputRate > 0, outputRate > 0,
+              let state = speex_resampler_init(1, UInt32(inputRate), UInt32(outputRate), quality, &err),
+              err == 0 else {
+            throw AudioError("cannot resample from \(inputRate) Hz to \(outputRate) Hz (SpeexDSP error \(err))")
+        }
+        self.state = state
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+    }
+
+    deinit { speex_resampler_destroy(state) }
+
+    /// Converts `input`, returning all the output it produced (the resampler keeps a
+    /// few samples of history between calls, so a stream converts in pieces seamlessly).
+    public func process(_ input: [Int16]) -> [Int16] {
+        if inputRate == outputRate { return input }
+        let capacity = input.count * outputRate / inputRate + 64
+        if output.count < capacity { output = [Int16](repeating: 0, count: capacity) }
+        var produced: [Int16] = []
+        produced.reserveCapacity(capacity)
+        var offset = 0
+        while offset < input.count {
+            var inLength = UInt32(input.count - offset)
+            var outLength = UInt32(output.count)
+            input.withUnsafeBufferPointer { inBuf in
+                output.withUnsafeMutableBufferPointer { outBuf in
+                    _ = speex_resampler_process_int(
+                        state, 0, inBuf.baseAddress! + offset, &inLength, outBuf.baseAddress!, &outLength)
+                }
+            }
+            produced.append(contentsOf: output[0..<Int(outLength)])
+            if inLength == 0 && outLength == 0 { break }
+            offset += Int(inLength)
+        }
+        return produced
+    }
+}
