@@ -1,0 +1,185 @@
+/// The small pattern language of spoken forms:
+///   words           `stop recording`
+///   alternatives    `(low | medium | high)`
+///   optional words  `[set] quality`
+///   slots           `<digit>` (zero…nine, oh), `<number>` (zero…ninety-nine),
+///                   `<digits>` (one or more digits in a row)
+/// Alternatives and slots capture what was said, numbered `$1`, `$2`… from the left;
+/// slots capture the value as digits ("seven" → 7, "twenty one" → 21).
+public indirect enum SpokenPattern: Equatable, Sendable {
+    case word(String)
+    case sequence([SpokenPattern])
+    case alternatives([SpokenPattern])
+    case optional(SpokenPattern)
+    case slot(Slot)
+
+    public enum Slot: String, Sendable, CaseIterable {
+        case digit, number, digits
+    }
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Parses a pattern; errors say what is wrong and where.
+    public static func parse(_ text: String) throws -> SpokenPattern {
+        var parser = Parser(text: text)
+        let pattern = try parser.parseAlternatives(until: nil)
+        return pattern
+    }
+
+    /// Every word the pattern can produce (for the pronunciation dictionary).
+    public var vocabulary: Set<String> {
+        switch self {
+        case .word(let w): [w]
+        case .sequence(let items), .alternatives(let items): items.reduce(into: Set()) { $0.formUnion($1.vocabulary) }
+        case .optional(let item): item.vocabulary
+        case .slot(let slot): Set(NumberWords.vocabulary(for: slot))
+        }
+    }
+
+    /// The pattern as a JSGF rule expansion (slots refer to the rules `<digit>`, `<number>`).
+    public var jsgf: String {
+        switch self {
+        case .word(let w): w
+        case .sequence(let items): items.map(\.jsgf).joined(separator: " ")
+        case .alternatives(let items): "(" + items.map(\.jsgf).joined(separator: " | ") + ")"
+        case .optional(let item): "[" + item.jsgf + "]"
+        case .slot(.digits): "<digit>+"
+        case .slot(let slot): "<\(slot.rawValue)>"
+        }
+    }
+
+    /// Matches the whole of `words`; returns the captures in order, or nil.
+    public func match(_ words: [String]) -> [String]? {
+        var result: [String]?
+        matchPrefix(words[...], captures: []) { rest, captures in
+            if rest.isEmpty {
+                result = captures
+                return true
+            }
+            return false
+        }
+        return result
+    }
+
+    /// Continuation-passing backtracking: calls `next` with each way the pattern can
+    /// consume a prefix of `words`; stops when `next` returns true.
+    @discardableResult
+    private func matchPrefix(
+        _ words: ArraySlice<String>, captures: [String],
+        _ next: (ArraySlice<String>, [String]) -> Bool
+    ) -> Bool {
+        switch self {
+        case .word(let w):
+            guard words.first == w else { return false }
+            return next(words.dropFirst(), captures)
+        case .sequence(let items):
+            return Self.matchSequence(items[...], words, captures, next)
+        case .alternatives(let items):
+            for item in items {
+                let found = item.matchPrefix(words, captures: []) { rest, inner in
+                    let said = words.prefix(words.count - rest.count).joined(separator: " ")
+                    return next(rest, captures + [said] + inner)
+                }
+                if found { return true }
+            }
+            return false
+        case .optional(let item):
+            if item.matchPrefix(words, captures: captures, next) { return true }
+            return next(words, captures)
+        case .slot(let slot):
+            for (value, used) in NumberWords.readings(of: words, as: slot) {
+                if next(words.dropFirst(used), captures + [value]) { return true }
+            }
+            return false
+        }
+    }
+
+    private static func matchSequence(
+        _ items: ArraySlice<SpokenPattern>, _ words: ArraySlice<String>, _ captures: [String],
+        _ next: (ArraySlice<String>, [String]) -> Bool
+    ) -> Bool {
+        guard let first = items.first else { return next(words, captures) }
+        return first.matchPrefix(words, captures: captures) { rest, newCaptures in
+            matchSequence(items.dropFirst(), rest, newCaptures, next)
+        }
+    }
+}
+
+extension SpokenPattern {
+    struct Parser {
+        let chars: [Character]
+        var index = 0
+        let text: String
+
+        init(text: String) {
+            self.text = text
+            chars = Array(text)
+        }
+
+        func fail(_ what: String) -> ParseError {
+            ParseError(message: "\(what) at column \(index + 1) of \"\(text)\"")
+        }
+
+        mutating func skipSpaces() {
+            while index < chars.count, chars[index] == " " || chars[index] == "\t" { index += 1 }
+        }
+
+        mutating func parseAlternatives(until closer: Character?) throws -> SpokenPattern {
+            var options = [try parseSequence(until: closer)]
+            while index < chars.count, chars[index] == "|" {
+                index += 1
+                options.append(try parseSequence(until: closer))
+            }
+            if let closer {
+                guard index < chars.count, chars[index] == closer else { throw fail("missing '\(closer)'") }
+                index += 1
+            } else if index < chars.count {
+                throw fail("unexpected '\(chars[index])'")
+            }
+            return options.count == 1 ? options[0] : .alternatives(options)
+        }
+
+        mutating func parseSequence(until closer: Character?) throws -> SpokenPattern {
+            var items: [SpokenPattern] = []
+            while true {
+                skipSpaces()
+                guard index < chars.count else { break }
+                let c = chars[index]
+                if c == "|" || c == ")" || c == "]" { break }
+                switch c {
+                case "(":
+                    index += 1
+                    let inner = try parseAlternatives(until: ")")
+                    // A group is always a capture, even with one choice.
+                    if case .alternatives = inner { items.append(inner) } else { items.append(.alternatives([inner])) }
+                case "[":
+                    index += 1
+                    items.append(.optional(try parseAlternatives(until: "]")))
+                case "<":
+                    index += 1
+                    let start = index
+                    while index < chars.count, chars[index] != ">" { index += 1 }
+                    guard index < chars.count else { throw fail("missing '>'") }
+                    let name = String(chars[start..<index])
+                    index += 1
+                    guard let slot = Slot(rawValue: name) else {
+                        throw ParseError(message: "unknown slot <\(name)> in \"\(text)\"; use <digit>, <digits> or <number>")
+                    }
+                    items.append(.slot(slot))
+                default:
+                    let start = index
+                    while index < chars.count, chars[index].isLetter || chars[index] == "'" || chars[index] == "-" {
+                        index += 1
+                    }
+                    guard index > start else { throw fail("unexpected '\(c)'") }
+                    items.append(.word(String(chars[start..<index]).lowercased()))
+                }
+            }
+            if items.isEmpty { throw fail("empty choice") }
+            return items.count == 1 ? items[0] : .sequence(items)
+        }
+    }
+}
