@@ -1,0 +1,135 @@
+import CPocketSphinx
+import Foundation
+import VshCore
+
+/// A PocketSphinx decoder (`ps_decoder_t`) with named searches: command grammars
+/// (JSGF), a phone loop, a language model, keyword spotting. Owns the decoder; freed in
+/// deinit. One thread at a time.
+final class PocketSphinxDecoder {
+    /// Owned: released with ps_free.
+    private let decoder: OpaquePointer
+    /// Kept alive for the decoder's lifetime (ps_init retains it, but we hold our own too).
+    private let config: PocketSphinxConfig
+
+    /// A word of a result: `frames` are 10 ms frames from the start of the decoded audio.
+    struct Segment {
+        var word: String
+        var startFrame: Int
+        var endFrame: Int
+        /// Acoustic score (log base 1.0001) and posterior probability (same base, ≤ 0).
+        var acousticScore: Int32
+        var posterior: Int32
+    }
+
+    struct Hypothesis {
+        var text: String
+        var score: Int32
+        var frames: Int
+        var segments: [Segment]
+        /// Sum of acoustic scores over the best path (no language weight, no penalties).
+        var acousticScore: Int32 { segments.reduce(0) { $0 &+ $1.acousticScore } }
+    }
+
+    /// Creates a decoder from `-name value` arguments. Errors name the model files.
+    init(arguments: [String]) throws {
+        guard let config = PocketSphinxConfig.parse(arguments) else {
+            throw AudioError("the speech recogniser refused its settings: \(arguments.joined(separator: " "))")
+        }
+        guard let decoder = ps_init(config.handle) else {
+            throw AudioError("the speech recogniser could not load its model (\(arguments.joined(separator: " "))); check voice.model and that the Debian package pocketsphinx-en-us is installed")
+        }
+        self.config = config
+        self.decoder = decoder
+    }
+
+    deinit { ps_free(decoder) }
+
+    func addGrammar(_ name: String, jsgf: String) throws {
+        guard ps_set_jsgf_string(decoder, name, jsgf) == 0 else {
+            throw AudioError("the command grammar did not load (a word may be missing from the dictionary); see the log")
+        }
+    }
+
+    func addPhoneLoop(_ name: String, phoneLM path: String) throws {
+        guard ps_set_allphone_file(decoder, name, path) == 0 else {
+            throw AudioError("cannot load the phone model \(path)")
+        }
+    }
+
+    func addLanguageModel(_ name: String, path: String) throws {
+        guard ps_set_lm_file(decoder, name, path) == 0 else {
+            throw AudioError("cannot load the language model \(path)")
+        }
+    }
+
+    func addKeyphrase(_ name: String, phrase: String) throws {
+        guard ps_set_keyphrase(decoder, name, phrase) == 0 else {
+            throw AudioError("cannot spot the keyword '\(phrase)': a word is not in the dictionary")
+        }
+    }
+
+    func addKeywords(_ name: String, file: String) throws {
+        guard ps_set_kws(decoder, name, file) == 0 else {
+            throw AudioError("cannot load the keyword list \(file)")
+        }
+    }
+
+    func use(_ search: String) {
+        let rc = ps_set_search(decoder, search)
+        precondition(rc == 0, "no search named \(search)")
+    }
+
+    /// Decodes a whole utterance with the current search.
+    func decode(_ samples: [Int16]) -> Hypothesis {
+        ps_start_utt(decoder)
+        samples.withUnsafeBufferPointer { buf in
+            _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 1)
+        }
+        ps_end_utt(decoder)
+        return hypothesis()
+    }
+
+    // Live decoding: start, feed, read partial results, end.
+
+    func start() { ps_start_utt(decoder) }
+
+    func process(_ samples: [Int16]) {
+        samples.withUnsafeBufferPointer { buf in
+            _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 0)
+        }
+    }
+
+    /// The best hypothesis so far (or final after `end`).
+    func currentText() -> String {
+        var score: Int32 = 0
+        guard let hyp = ps_get_hyp(decoder, &score) else { return "" }
+        return String(cString: hyp)
+    }
+
+    func end() -> Hypothesis {
+        ps_end_utt(decoder)
+        return hypothesis()
+    }
+
+    private func hypothesis() -> Hypothesis {
+        var score: Int32 = 0
+        let text = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+        var segments: [Segment] = []
+        var seg = ps_seg_iter(decoder)
+        while let s = seg {
+            var sf: Int32 = 0, ef: Int32 = 0, ascr: Int32 = 0, lscr: Int32 = 0, lback: Int32 = 0
+            ps_seg_frames(s, &sf, &ef)
+            let post = ps_seg_prob(s, &ascr, &lscr, &lback)
+            segments.append(Segment(
+                word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef),
+                acousticScore: ascr, posterior: post))
+            seg = ps_seg_next(s)
+        }
+        return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)
+    }
+
+    /// Converts a log score (base 1.0001, as PocketSphinx reports) to a probability.
+    static func probability(_ logScore: Int32) -> Double {
+        exp(Double(logScore) * log(1.0001))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Finds utterances in a continuous 16 kHz stream: speech starts when the frame energy
+/// stays above the tracked noise floor for a few frames, and ends after a stretch of
+/// quiet. Each utterance keeps some audio before and after (padding), because the
+/// recogniser needs the silence around words.
+///
+/// SpeexDSP's own VAD is a placeholder, so vsh uses this detector instead.
+public final class Endpointer {
+    public struct Settings: Sendable, Equatable {
+        /// dB above the noise floor that counts as speech.
+        public var threshold: Double = 10
+        /// Frames (10 ms) above the threshold in a row that start speech.
+        public var startFrames = 5
+        /// Milliseconds of quiet that end an utterance.
+        public var hangover = 300
+        /// Milliseconds of audio kept before speech starts and after it ends.
+        public var paddingBefore = 250
+        public var paddingAfter = 200
+        /// Utterances with less speech than this are dropped as clicks (ms).
+        public var minimumSpeech = 100
+        /// Utterances are cut at this length (seconds).
+        public var maximumLength = 15.0
+
+        public init() {}
+    }
+
+    /// What feeding audio produced.
+    public enum Event: Equatable {
+        /// Speech began at this time (seconds from the start of the stream).
+        case speechStarted(Double)
+        /// A finished utterance: its samples (with padding) and where they lie.
+        case utterance(samples: [Int16], start: Double, end: Double)
+    }
+
+    public static let frameLength = 160  // 10 ms at 16 kHz
+    public let settings: Settings
+
+    private var pending: [Int16] = []       // samples not yet a whole frame
+    private var history: [Int16] = []       // recent audio, for padding and the utterance
+    private var historyStart = 0            // stream sample index of history[0]
+    private var frameIndex = 0              // frames seen
+    private var floor: Double?
+    private var previous: Double = 0        // pre-emphasis state
+    private var inSpeech = false
+    private var run = 0
+    private var quiet = 0
+    private var speechStartFrame = 0
+    private var lastSpeechFrame = 0
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// Whether an utterance is under way.
+    public var hearingSpeech: Bool { inSpeech }
+
+    /// The current noise floor in dB (for meters and diagnostics).
+    public var noiseFloor: Double? { floor }
+
+    /// Feeds samples; returns the events they completed.
+    public func feed(_ samples: [Int16]) -> [Event] {
+        var events: [Event] = []
+        pending += samples
+        var offset = 0
+        while pending.count - offset >= Self.frameLength {
+            let frame = pending[offset..<offset + Self.frameLength]
+            offset += Self.frameLength
+            history += frame
+            events += step(frame)
+        }
+        pending.removeFirst(offset)
+        trimHistory()
+        return events
+    }
+
+    /// Ends the stream: an utterance under way is finished.
+    public func finish() -> [Event] {
+        guard inSpeech else { return [] }
+        return close(at: frameIndex)
+    }
+
+    private var framesPerMs: Double { 1.0 / 10.0 }
+
+    private func step(_ frame: ArraySlice<Int16>) -> [Event] {
+        defer { frameIndex += 1 }
+        var energy = 0.0
+        for s in frame {
+            let v = Double(s)
+            let d = v - 0.97 * previous
+            previous = v
+            energy += d * d
+        }
+        let db = 10 * log10(energy / Double(Self.frameLength) + 1)
+        let noise = floor ?? db
+        let speech = db > noise + settings.threshold
+        if !inSpeech {
+            // Follow the floor down quickly and up slowly.
+            floor = noise + (db < noise ? 0.2 : 0.01) * (db - noise)
+            run = speech ? run + 1 : 0
+            if run >= settings.startFrames {
+                inSpeech = true
+                quiet = 0
+                speechStartFrame = frameIndex - run + 1
+                lastSpeechFrame = frameIndex
+                return [.speechStarted(Double(speechStartFrame) / 100)]
+            }
+            return []
+        }
+        if speech {
+            lastSpeechFrame = frameIndex
+            quiet = 0
+        } else {
+            quiet += 1
+        }
+        let tooLong = Double(frameIndex - speechStartFrame) / 100 >= settings.maximumLength
+        if quiet * 10 >= settings.hangover || tooLong {
+            return close(at: frameIndex + 1)
+        }
+        return []
+    }
+
+    /// Ends the utterance; `endFrame` is the first frame not yet fed to history + 1.
+    private func close(at endFrame: Int) -> [Event] {
+        inSpeech = false
+        run = 0
+        let speechFrames = lastSpeechFrame - speechStartFrame + 1
+        guard speechFrames * 10 >= settings.minimumSpeech else { return [] }
+        let first = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
+        let last = min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10) * Self.frameLength
+        let from = max(first, historyStart)
+        let to = min(last, historyStart + history.count)
+        guard to > from else { return [] }
+        let samples = Array(history[(from - historyStart)..<(to - historyStart)])
+        return [.utterance(samples: samples, start: Double(from) / 16_000, end: Double(to) / 16_000)]
+    }
+
+    /// Keeps only what an utterance may still need: the padding before a start, or
+    /// everything since the current utterance began.
+    private func trimHistory() {
+        let keepFrom: Int
+        if inSpeech {
+            keepFrom = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
+        } else {
+            keepFrom = max(0, (frameIndex - settings.paddingBefore / 10 - settings.startFrames - 1) * Self.frameLength)
+        }
+        let drop = keepFrom - historyStart
+        if drop > 16_000 {  // trim in bulk, not every frame
+            history.removeFirst(drop)
+            historyStart = keepFrom
+        }
+    }
+}

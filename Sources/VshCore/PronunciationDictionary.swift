@@ -1,0 +1,55 @@
+import Foundation
+
+/// The pronunciation dictionary (CMUdict format: `word PH ON EMES`, variants as
+/// `word(2)`). vsh gives the recogniser only the words its grammar uses: a small
+/// dictionary loads in milliseconds and leaves no room for words nobody can say.
+public struct PronunciationDictionary: Sendable {
+    /// word → pronunciations (variants in file order).
+    public private(set) var entries: [String: [String]] = [:]
+
+    public init(entries: [String: [String]]) { self.entries = entries }
+
+    /// Reads a dictionary file. Unreadable → an error naming the file and the package.
+    public init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
+        }
+        var entries: [String: [String]] = [:]
+        entries.reserveCapacity(140_000)
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            for i in 0...bytes.count {
+                guard i == bytes.count || bytes[i] == 10 else { continue }
+                if i > lineStart, let space = bytes[lineStart..<i].firstIndex(of: 32) {
+                    var word = String(decoding: bytes[lineStart..<space], as: UTF8.self)
+                    let phones = String(decoding: bytes[(space + 1)..<i], as: UTF8.self)
+                        .trimmingCharacters(in: .whitespaces)
+                    if let paren = word.firstIndex(of: "("), word.hasSuffix(")") { word = String(word[..<paren]) }
+                    entries[word, default: []].append(phones)
+                }
+                lineStart = i + 1
+            }
+        }
+        self.entries = entries
+    }
+
+    public func contains(_ word: String) -> Bool { entries[word] != nil }
+
+    /// A dictionary file holding only `words` (with every variant). Returns the text and
+    /// the words it does not know.
+    public func subset(_ words: Set<String>) -> (text: String, missing: [String]) {
+        var text = ""
+        var missing: [String] = []
+        for word in words.sorted() {
+            guard let prons = entries[word] else {
+                missing.append(word)
+                continue
+            }
+            for (i, p) in prons.enumerated() {
+                text += (i == 0 ? word : "\(word)(\(i + 1))") + " " + p + "\n"
+            }
+        }
+        return (text, missing)
+    }
+}
