@@ -1,0 +1,126 @@
+internal import CSndFile
+import Foundation
+import VshCore
+
+/// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis (and the other
+/// formats libsndfile knows), or a headerless `.raw` file, read as 16 kHz 16-bit
+/// little-endian mono. Hands out interleaved float frames in −1…1; `FileAudioSource` turns
+/// them into the 16 kHz mono stream the voice path wants.
+///
+/// Owns two C resources: the file descriptor (opened here, so that a missing, unreadable,
+/// empty or directory path gets a precise message) and the `SNDFILE` handle over it
+/// (`sf_open_fd` with `close_desc` false, so the descriptor stays ours). Both are closed in
+/// `deinit`, the handle first. Not thread-safe.
+final class AudioFile {
+    /// The path as given, for messages.
+    let path: String
+    /// The file's own rate in Hz.
+    let sampleRate: Int
+    let channels: Int
+    /// Frames (one sample per channel) as the file states.
+    let frames: Int64
+
+    /// Owned: `sf_close` in deinit.
+    private let handle: OpaquePointer
+    /// Owned: `close` in deinit, after `sf_close`.
+    private let descriptor: Int32
+
+    /// What vsh reads, for messages about files it cannot.
+    static let formats = "vsh reads WAV, FLAC, Ogg and headerless 16 kHz 16-bit .raw"
+    /// The hint for a file libsndfile recognises but cannot decode.
+    static let damaged = "It may be truncated or damaged."
+
+    /// Opens `path`. A name ending in `.raw` (any case) is read as headerless 16 kHz 16-bit
+    /// little-endian mono; anything else must carry a header libsndfile recognises.
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AudioFile.error(path, AudioFile.reason(errno: errno)) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let reason = AudioFile.reason(errno: errno)
+            close(fd)
+            throw AudioFile.error(path, reason)
+        }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw AudioFile.error(path, "it is a directory; give the path of an audio file")
+        }
+        if status.st_mode & S_IFMT == S_IFREG && status.st_size == 0 {
+            close(fd)
+            throw AudioFile.error(path, "the file is empty")
+        }
+
+        var info = SF_INFO()
+        if AudioFile.isRaw(path) {
+            info.samplerate = 16_000
+            info.channels = 1
+            info.format = Int32(SF_FORMAT_RAW | SF_FORMAT_PCM_16 | SF_ENDIAN_LITTLE)
+        }
+        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            let reason = AudioFile.sentence(String(cString: sf_strerror(nil)))
+            let code = Int(sf_error(nil))
+            close(fd)
+            let unknown = code == SF_ERR_UNRECOGNISED_FORMAT || code == SF_ERR_UNSUPPORTED_ENCODING
+            throw AudioFile.error(path, "\(reason) \(unknown ? AudioFile.formats : AudioFile.damaged)")
+        }
+        guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
+            sf_close(handle)
+            close(fd)
+            throw AudioFile.error(path, "it holds no audio (0 samples)")
+        }
+        self.path = path
+        self.handle = handle
+        self.descriptor = fd
+        self.sampleRate = Int(info.samplerate)
+        self.channels = Int(info.channels)
+        self.frames = info.frames
+    }
+
+    deinit {
+        sf_close(handle)
+        close(descriptor)
+    }
+
+    /// Reads up to `frames` frames into `buffer` (room for `frames × channels` floats,
+    /// interleaved, normalised to −1…1) and returns how many it read; 0 at the end.
+    func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        let got = sf_readf_float(handle, buffer, sf_count_t(frames))
+        if got < frames && sf_error(handle) != 0 {
+            let reason = AudioFile.sentence(String(cString: sf_strerror(handle)))
+            throw AudioFile.error(path, "\(reason) \(AudioFile.damaged)")
+        }
+        return Int(max(got, 0))
+    }
+
+    /// Headerless 16 kHz 16-bit mono, by name.
+    static func isRaw(_ path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "raw"
+    }
+
+    /// The message for any failure to read `path`.
+    static func error(_ path: String, _ reason: String) -> AudioError {
+        AudioError("cannot read audio file '\(path)': \(reason)")
+    }
+
+    /// Why `open` or `fstat` failed, in words a person can act on.
+    static func reason(errno code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case ENOTDIR: return "a directory in its path is a file"
+        case EACCES, EPERM: return "permission denied; make it readable (chmod u+r)"
+        case ELOOP: return "too many symbolic links"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    /// libsndfile's message as a sentence: trimmed, without its "Error : " prefix, with
+    /// a capital and a final period (`"Error : flac decoder lost sync."` becomes
+    /// `"Flac decoder lost sync."`).
+    static func sentence(_ text: String) -> String {
+        var trimmed = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if trimmed.hasPrefix("Error : ") { trimmed = trimmed.dropFirst("Error : ".count) }
+        guard let first = trimmed.first else { return "libsndfile cannot read it." }
+        let capitalised = first.uppercased() + trimmed.dropFirst()
+        return capitalised.hasSuffix(".") ? capitalised : capitalised + "."
+    }
+}

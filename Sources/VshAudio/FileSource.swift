@@ -1,0 +1,156 @@
+import Foundation
+import VshCore
+
+/// Audio from a file, as the voice path wants it: 16 kHz mono 16-bit, a block at a time.
+///
+/// Reads WAV (8/16/24/32-bit integer or 32-bit float PCM, any rate, any number of
+/// channels), FLAC and Ogg/Vorbis through libsndfile (see `AudioFile`), and headerless
+/// `.raw` files as 16 kHz 16-bit little-endian mono. Channels are averaged to mono. Other
+/// rates go through `Resampler`; at the end of the file its tail is flushed with silence and
+/// the output trimmed, so a file of `duration` seconds gives `duration × 16000` samples
+/// (rounded). The resampler's filter delays the sound by about half its length (2–5 ms at
+/// quality 5); 16 kHz files pass through untouched, sample for sample.
+///
+/// Streams: holds one block of the file (4096 frames) and what the caller has not yet
+/// taken, never the whole file. Not thread-safe.
+public final class FileAudioSource: AudioSource {
+    /// The rate of what `read(into:)` produces.
+    public static let outputRate = 16_000
+
+    /// The path as given; messages name the file this way.
+    public let name: String
+    /// The file's own rate in Hz (16000 for `.raw`).
+    public let sampleRate: Int
+    /// The file's own number of channels (1 for `.raw`).
+    public let channels: Int
+    /// Length in seconds, as the file states.
+    public let duration: Double
+
+    private let file: AudioFile
+    /// Nil when the file is already at 16 kHz.
+    private let resampler: Resampler?
+    /// One block of interleaved frames from the file.
+    private var block: [Float]
+    /// Converted samples not yet handed out: `pending[pendingStart...]`.
+    private var pending: [Int16] = []
+    private var pendingStart = 0
+    private var framesRead: Int64 = 0
+    private var produced: Int64 = 0
+    private var ended = false
+
+    static let blockFrames = 4096
+
+    /// Opens `path`. Throws `AudioError` naming the file and the reason when it is
+    /// missing, unreadable, a directory, empty, holds no audio, or is in a format libsndfile
+    /// does not read.
+    public init(path: String) throws {
+        file = try AudioFile(path: path)
+        name = path
+        sampleRate = file.sampleRate
+        channels = file.channels
+        duration = Double(file.frames) / Double(file.sampleRate)
+        resampler = file.sampleRate == Self.outputRate ? nil :
+            try Resampler(from: file.sampleRate, to: Self.outputRate)
+        block = [Float](repeating: 0, count: Self.blockFrames * file.channels)
+    }
+
+    /// Fills `buffer` with up to `buffer.count` samples of 16 kHz mono audio and returns
+    /// how many; 0 once the file is exhausted. Throws when the file fails mid-way.
+    public func read(into buffer: inout [Int16]) throws -> Int {
+        while pending.count - pendingStart < buffer.count && !ended {
+            try refill()
+        }
+        let count = min(buffer.count, pending.count - pendingStart)
+        for i in 0..<count {
+            buffer[i] = pending[pendingStart + i]
+        }
+        pendingStart += count
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        } else if pendingStart >= 4 * Self.blockFrames {
+            pending.removeSubrange(0..<pendingStart)
+            pendingStart = 0
+        }
+        return count
+    }
+
+    /// The whole file as 16 kHz mono samples: for tests and tools, not for long recordings.
+    public static func readAll(path: String) throws -> [Int16] {
+        let source = try FileAudioSource(path: path)
+        var all: [Int16] = []
+        all.reserveCapacity(min(Int(source.duration * Double(outputRate)) + 64, 1 << 24))
+        var buffer = [Int16](repeating: 0, count: 16_384)
+        while true {
+            let count = try source.read(into: &buffer)
+            if count == 0 { return all }
+            all += buffer[0..<count]
+        }
+    }
+
+    /// Reads, downmixes and converts one block; at the end of the file, flushes.
+    private func refill() throws {
+        let frames = try block.withUnsafeMutableBufferPointer { buffer in
+            try file.read(into: buffer.baseAddress!, frames: Self.blockFrames)
+        }
+        guard frames > 0 else {
+            ended = true
+            flushResampler()
+            return
+        }
+        framesRead += Int64(frames)
+        let mono = Self.downmix(block, frames: frames, channels: channels)
+        let converted = resampler?.process(mono) ?? mono
+        pending += converted
+        produced += Int64(converted.count)
+    }
+
+    /// Pushes silence through the resampler until it has given out everything the file's
+    /// frames account for, then drops the excess, so the length matches the file's.
+    private func flushResampler() {
+        guard let resampler else { return }
+        let rate = Int64(sampleRate)
+        let expected = (framesRead * Int64(Self.outputRate) + rate / 2) / rate
+        let silence = [Int16](repeating: 0, count: 256)
+        // Any SpeexDSP filter is far shorter than 64 × 256 input samples; the bound only
+        // guards against a resampler that stops producing.
+        var rounds = 0
+        while produced < expected && rounds < 64 {
+            let out = resampler.process(silence)
+            pending += out
+            produced += Int64(out.count)
+            rounds += 1
+        }
+        let excess = min(Int(produced - expected), pending.count - pendingStart)
+        if excess > 0 {
+            pending.removeLast(excess)
+            produced -= Int64(excess)
+        }
+    }
+
+    /// Averages `channels` interleaved float channels (−1…1) into 16-bit mono, rounding and
+    /// clipping. 16-bit input comes back exactly: libsndfile divides by 32768, this multiplies.
+    static func downmix(_ interleaved: [Float], frames: Int, channels: Int) -> [Int16] {
+        var out = [Int16](repeating: 0, count: frames)
+        let scale = 32_768 / Float(channels)
+        interleaved.withUnsafeBufferPointer { input in
+            for frame in 0..<frames {
+                var sum: Float = 0
+                for channel in 0..<channels {
+                    sum += input[frame * channels + channel]
+                }
+                out[frame] = sample(sum * scale)
+            }
+        }
+        return out
+    }
+
+    /// `value` rounded and clipped to 16 bits; NaN (a corrupt float file) becomes 0.
+    static func sample(_ value: Float) -> Int16 {
+        if value.isNaN { return 0 }
+        let rounded = value.rounded()
+        if rounded >= 32_767 { return .max }
+        if rounded <= -32_768 { return .min }
+        return Int16(rounded)
+    }
+}
