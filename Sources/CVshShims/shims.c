@@ -64,6 +64,9 @@ static void vsh_ps_discard(void *user_data, err_lvl_t level, const char *fmt, ..
 
 int vsh_ps_log_to_file(const char *path) {
     if (path == NULL) {
+        // Both: the callback takes E_INFO and the rest; the config dump at ps_init goes
+        // straight to the log FILE, which must be NULL to stay quiet.
+        err_set_logfp(NULL);
         err_set_callback(vsh_ps_discard, NULL);
         return 0;
     }
@@ -82,3 +85,28 @@ int vsh_library_file(const char *symbol, char *out, size_t size) {
     free(real);
     return (n < 0 || (size_t)n >= size) ? -1 : 0;
 }
+
+// ---- ALSA error messages ------------------------------------------------------------------
+
+#include <alsa/asoundlib.h>
+
+static _Thread_local char vsh_alsa_message[512];
+
+// Keeps the first message: when a name fails to resolve, ALSA's first line names the cause
+// ("cannot find card '0'") and its last only repeats the symptom ("Unknown PCM default").
+static void vsh_alsa_error_handler(const char *file, int line, const char *function,
+                                   int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function;
+    if (vsh_alsa_message[0] != '\0') return;
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(vsh_alsa_message, sizeof vsh_alsa_message, fmt, args);
+    va_end(args);
+    if (err != 0 && n >= 0 && (size_t)n < sizeof vsh_alsa_message) {
+        snprintf(vsh_alsa_message + n, sizeof vsh_alsa_message - (size_t)n, ": %s", snd_strerror(err));
+    }
+}
+
+void vsh_alsa_capture_errors(void) { snd_lib_error_set_handler(vsh_alsa_error_handler); }
+void vsh_alsa_clear_error(void) { vsh_alsa_message[0] = '\0'; }
+const char *vsh_alsa_first_error(void) { return vsh_alsa_message; }

@@ -45,4 +45,18 @@ int vsh_ps_log_to_file(const char *path);
 /// symbol named `symbol`, for --version --verbose. Writes into `out`; returns 0 or -1.
 int vsh_library_file(const char *symbol, char *out, size_t size);
 
+// ---- ALSA (appended for VshAudio's AlsaPCM) ------------------------------------------------
+// snd_lib_error_set_handler takes a variadic callback, which Swift cannot write. ALSA's
+// default handler prints to stderr, which would garble the prompt; these keep the first
+// message instead, per thread, so an open failure can quote ALSA's own words.
+
+/// Installs vsh's ALSA error handler for the whole process (idempotent). From then on ALSA
+/// prints nothing; each thread keeps the first message since its last vsh_alsa_clear_error.
+void vsh_alsa_capture_errors(void);
+/// Forgets the calling thread's kept ALSA message.
+void vsh_alsa_clear_error(void);
+/// The calling thread's first ALSA message since vsh_alsa_clear_error, or "" if none.
+/// The text belongs to the thread and changes on its next clear; copy it before then.
+const char *vsh_alsa_first_error(void);
+
 #endif

@@ -1,0 +1,75 @@
+import Foundation
+import VshCore
+
+/// The microphone as an `AudioSource`: an `AlsaCapture` converted to the 16 kHz mono the
+/// recogniser wants, with SpeexDSP's resampler when the device runs at another rate.
+/// Not thread-safe: read and close from one thread.
+public final class MicrophoneSource: AudioSource {
+    /// The rate every `read` delivers.
+    public static let outputRate = 16_000
+
+    /// The capture device underneath (its `rate`, `overruns`).
+    public let capture: AlsaCapture
+    /// The most audio this source delivers before it reports the end of the stream; nil
+    /// for no end. A bound is also how a test reads a `file` PCM: once its input file is
+    /// used up, ALSA keeps returning old data rather than an error.
+    public let maxSeconds: Double?
+    public var name: String { capture.name }
+
+    /// nil when the device already runs at 16 kHz.
+    private let resampler: Resampler?
+    private let limit: Int?
+    private var delivered = 0
+    /// One period read from the device, at its rate.
+    private var deviceChunk: [Int16]
+    /// Converted samples not yet handed out: `pending[pendingStart...]`.
+    private var pending: [Int16] = []
+    private var pendingStart = 0
+
+    /// Opens `device` (an ALSA PCM name), asking it for `deviceRate` Hz (it may pick the
+    /// nearest rate it offers), and delivers 16 kHz. Throws an `AudioError` that says what
+    /// to try when the device cannot be opened.
+    public convenience init(device: String = "default", deviceRate: Int = MicrophoneSource.outputRate,
+                            maxSeconds: Double? = nil) throws {
+        try self.init(capture: AlsaCapture(device: device, rate: deviceRate), maxSeconds: maxSeconds)
+    }
+
+    /// Delivers `capture`'s audio at 16 kHz, ending after `maxSeconds` when given.
+    public init(capture: AlsaCapture, maxSeconds: Double? = nil) throws {
+        self.capture = capture
+        self.maxSeconds = maxSeconds
+        limit = maxSeconds.map { max(0, Int(($0 * Double(MicrophoneSource.outputRate)).rounded())) }
+        resampler = capture.rate == MicrophoneSource.outputRate
+            ? nil : try Resampler(from: capture.rate, to: MicrophoneSource.outputRate)
+        deviceChunk = [Int16](repeating: 0, count: capture.periodFrames)
+    }
+
+    /// Fills `buffer` with up to `buffer.count` samples at 16 kHz and returns how many:
+    /// at least one, blocking until the device has them; 0 once `maxSeconds` of audio has
+    /// been delivered or the source is closed.
+    public func read(into buffer: inout [Int16]) throws -> Int {
+        let wanted = min(buffer.count, limit.map { $0 - delivered } ?? Int.max)
+        guard wanted > 0 else { return 0 }
+        let count: Int
+        if let resampler {
+            while pendingStart == pending.count {
+                let got = try capture.read(into: &deviceChunk)
+                guard got > 0 else { return 0 }
+                pending = resampler.process(got == deviceChunk.count ? deviceChunk : Array(deviceChunk[..<got]))
+                pendingStart = 0
+            }
+            count = min(wanted, pending.count - pendingStart)
+            buffer.replaceSubrange(0..<count, with: pending[pendingStart..<(pendingStart + count)])
+            pendingStart += count
+        } else {
+            count = try buffer.withUnsafeMutableBufferPointer {
+                try capture.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<wanted]))
+            }
+        }
+        delivered += count
+        return count
+    }
+
+    /// Closes the device; later reads return 0.
+    public func close() { capture.close() }
+}
