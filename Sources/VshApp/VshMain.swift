@@ -16,13 +16,10 @@ public struct VshMain: ParsableCommand {
             At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
             runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
             command succeeded, 1 otherwise.
-            """)
+            """,
+        subcommands: [ListenCommand.self])
 
-    @Option(name: .long, help: ArgumentHelp("Transcript store directory (env VSH_STORE; default $XDG_DATA_HOME/vsh).", valueName: "dir"))
-    var store: String?
-
-    @Option(name: .long, help: ArgumentHelp("Configuration directory (env VSH_CONFIG; default $XDG_CONFIG_HOME/vsh).", valueName: "dir"))
-    var config: String?
+    @OptionGroup var global: GlobalOptions
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ';') and exit.", valueName: "commands"))
     var commands: String?
@@ -30,30 +27,17 @@ public struct VshMain: ParsableCommand {
     @Flag(help: "In a script or -c, stop at the first command that fails.")
     var strict = false
 
-    @Flag(name: .customLong("no-voice"), help: "Do not open the microphone; typed commands only.")
-    var noVoice = false
-
-    @Flag(help: "Say more: the files vsh reads, and with --version the libraries it linked.")
-    var verbose = false
-
     @Flag(help: "Show the version.")
     var version = false
 
     public init() {}
 
     public mutating func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let app = try AppContext(global: global)
+        let (environment, paths, settings, warnings) = (app.environment, app.paths, app.settings, app.warnings)
+        let verbose = global.verbose
         let stdout = FileDescriptorSink.standardOutput
         let stderr = FileDescriptorSink.standardError
-        let paths = Paths.resolve(
-            store: store, config: config, environment: environment,
-            executable: CommandLine.arguments.first ?? "vsh")
-
-        var settings = Settings()
-        var warnings: [String] = []
-        for file in [paths.shippedConfigFile, paths.userConfigFile].compactMap({ $0 }) {
-            warnings += ConfigFile.apply(path: file, to: &settings)
-        }
 
         if version {
             stdout.line("vsh \(Self.version)")

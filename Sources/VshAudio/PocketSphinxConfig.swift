@@ -35,7 +35,11 @@ public enum PocketSphinxLog {
     @discardableResult
     public static func send(to path: String?) -> Bool {
         configured = true
-        if let path, vsh_ps_log_to_file(path) == 0 { return true }
+        if let path {
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if vsh_ps_log_to_file(path) == 0 { return true }
+        }
         vsh_ps_log_to_file(nil)
         return path == nil
     }

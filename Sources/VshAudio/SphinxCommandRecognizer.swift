@@ -35,7 +35,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dictPath) }
         decoder = try PocketSphinxDecoder(arguments: [
-            "-hmm", model + "/en-us", "-dict", dictPath, "-bestpath", "yes", "-topn", "16",
+            "-hmm", model + "/en-us", "-dict", dictPath, "-bestpath", "yes", "-allphone_ci", "yes",
         ])
         try decoder.addGrammar("cmd", jsgf: jsgf)
         try decoder.addPhoneLoop("phone", phoneLM: model + "/en-us-phone.lm.bin")

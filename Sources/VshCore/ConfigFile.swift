@@ -5,7 +5,8 @@ import TOMLKit
 /// user's file without disturbing the rest of it (comments and order survive).
 public enum ConfigFile {
     /// Every key vsh understands, as `table.key` (top-level keys have no table).
-    static let keys = ["quality", "history.size", "voice.model", "voice.device"]
+    static let keys = ["quality", "history.size", "voice.model", "voice.device", "voice.threshold",
+                       "voice.denoise", "voice.gain_control", "voice.hangover_ms"]
 
     /// Applies the file at `path` on top of `settings`. A missing file is not an error.
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
@@ -66,6 +67,24 @@ public enum ConfigFile {
                         if let s = string(full, subvalue) { settings.modelDirectory = s }
                     case "voice.device":
                         if let s = string(full, subvalue) { settings.audioDevice = s }
+                    case "voice.threshold":
+                        if let x = subvalue.double ?? subvalue.int.map(Double.init), (0...1).contains(x) {
+                            settings.voiceThreshold = x
+                        } else {
+                            warnings.append("\(path): voice.threshold must be a number from 0 to 1, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.denoise", "voice.gain_control":
+                        if let b = subvalue.bool {
+                            if subkey == "denoise" { settings.denoise = b } else { settings.gainControl = b }
+                        } else {
+                            warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.hangover_ms":
+                        if let n = subvalue.int, (50...3000).contains(n) {
+                            settings.hangover = n
+                        } else {
+                            warnings.append("\(path): voice.hangover_ms must be a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
+                        }
                     default:
                         unknown(full)
                     }

@@ -24,6 +24,15 @@ public struct Settings: Sendable, Equatable {
     public var modelDirectory: String = "/usr/share/pocketsphinx/model/en-us"
     /// The ALSA capture device.
     public var audioDevice: String = "default"
+    /// Utterances whose confidence is below this are not taken as commands (0…1).
+    public var voiceThreshold: Double = 0.5
+    /// SpeexDSP noise suppression before recognition.
+    public var denoise: Bool = false
+    /// SpeexDSP automatic gain control before recognition (each utterance is also
+    /// level-normalised before decoding, whatever this says).
+    public var gainControl: Bool = false
+    /// Milliseconds of quiet that end an utterance.
+    public var hangover: Int = 300
 
     public init() {}
 }

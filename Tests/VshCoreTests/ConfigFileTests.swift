@@ -61,6 +61,10 @@ import VshTestSupport
         settings.historySize = 1
         settings.modelDirectory = "/nowhere"
         settings.audioDevice = "none"
+        settings.voiceThreshold = 0.99
+        settings.denoise = true
+        settings.gainControl = true
+        settings.hangover = 51
         #expect(ConfigFile.apply(path: shipped, to: &settings) == [])
         #expect(settings == Settings())
     }

@@ -1,0 +1,69 @@
+import Foundation
+import VshAudio
+import VshCore
+
+/// What every vsh command line needs first: paths, settings (with warnings), registry.
+struct AppContext {
+    let environment: [String: String]
+    let paths: Paths
+    let settings: Settings
+    let warnings: [String]
+
+    init(global: GlobalOptions) throws {
+        environment = ProcessInfo.processInfo.environment
+        paths = Paths.resolve(
+            store: global.store, config: global.config, environment: environment,
+            executable: CommandLine.arguments.first ?? "vsh")
+        var settings = Settings()
+        var warnings: [String] = []
+        for file in [paths.shippedConfigFile, paths.userConfigFile].compactMap({ $0 }) {
+            warnings += ConfigFile.apply(path: file, to: &settings)
+        }
+        self.settings = settings
+        self.warnings = warnings
+    }
+}
+
+/// The voice path's real parts, wired: grammar from the registry (or a JSGF file),
+/// PocketSphinx recogniser, SpeexDSP front end, endpointer.
+struct VoiceSetup {
+    let recognizer: SphinxCommandRecognizer
+    let interpret: ([String]) -> (command: String, line: String)?
+    let settings: Settings
+
+    init(app: AppContext, grammarFile: String?) throws {
+        settings = app.settings
+        PocketSphinxLog.send(to: app.paths.state + "/pocketsphinx.log")
+        let jsgf: String
+        let vocabulary: Set<String>
+        if let grammarFile {
+            guard let text = try? String(contentsOfFile: grammarFile, encoding: .utf8) else {
+                throw AudioError("cannot read the grammar file \(grammarFile)")
+            }
+            jsgf = text
+            vocabulary = JSGFWords.words(in: text)
+            interpret = { words in
+                let phrase = words.joined(separator: " ")
+                return (phrase, phrase)
+            }
+        } else {
+            let grammar = VoiceGrammar(registry: Builtins.registry())
+            jsgf = grammar.jsgf
+            vocabulary = grammar.vocabulary
+            interpret = grammar.interpret
+        }
+        recognizer = try SphinxCommandRecognizer(
+            settings: .init(modelDirectory: app.settings.modelDirectory),
+            jsgf: jsgf, vocabulary: vocabulary, workDirectory: app.paths.state)
+    }
+
+    func pipeline(source: AudioSource, threshold: Double) -> VoicePipeline {
+        var endpointing = Endpointer.Settings()
+        endpointing.hangover = settings.hangover
+        let frontEnd: Preprocessor? = settings.denoise || settings.gainControl
+            ? SpeexFrontEnd(settings: .init(denoise: settings.denoise, gainControl: settings.gainControl)) : nil
+        return VoicePipeline(
+            source: source, frontEnd: frontEnd, endpointer: Endpointer(settings: endpointing),
+            recognizer: recognizer, threshold: threshold, interpret: interpret)
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import VshAudio
+import VshCore
+
+/// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
+/// microphone; prints one line per utterance and runs nothing.
+struct ListenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Run the voice path over an audio file and print what each utterance would do.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
+    var from: String
+
+    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
+    var grammar: String?
+
+    @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
+    var threshold: Double?
+
+    func run() throws {
+        let app = try AppContext(global: global)
+        let voice = try VoiceSetup(app: app, grammarFile: grammar)
+        let source = try FileAudioSource(path: from)
+        let pipeline = voice.pipeline(source: source, threshold: threshold ?? app.settings.voiceThreshold)
+        let out = FileDescriptorSink.standardOutput
+        try pipeline.run { event in
+            guard case .utterance(let u) = event else { return true }
+            out.line(json ? Self.json(u) : Self.text(u))
+            return true
+        }
+    }
+
+    static func text(_ u: Utterance) -> String {
+        let time = String(format: "%6.2f-%6.2f", u.start, u.end)
+        let confidence = String(format: "%.2f", u.recognition.confidence)
+        if let line = u.line { return "\(time)  \(line)  (heard \"\(u.recognition.text)\", confidence \(confidence))" }
+        return "\(time)  rejected \"\(u.recognition.text)\" (confidence \(confidence))"
+    }
+
+    static func json(_ u: Utterance) -> String {
+        let command = u.line.map(JSON.string) ?? "null"
+        return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
+            + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
+            + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end))}"
+    }
+}
+
+/// Options every vsh command line shares.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Transcript store directory (env VSH_STORE; default $XDG_DATA_HOME/vsh).", valueName: "dir"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Configuration directory (env VSH_CONFIG; default $XDG_CONFIG_HOME/vsh).", valueName: "dir"))
+    var config: String?
+
+    @Flag(name: .customLong("no-voice"), help: "Do not open the microphone; typed commands only.")
+    var noVoice = false
+
+    @Flag(help: "Say more: the files vsh reads, and with --version the libraries it linked.")
+    var verbose = false
+}
