@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import VshCore
+
+@Suite struct EndpointerTests {
+    /// Quiet noise with tone bursts: each burst is one utterance, padded, in stream time.
+    static func signal(_ parts: [(seconds: Double, tone: Bool)]) -> [Int16] {
+        var seed: UInt64 = 20261121  // a fixed LCG: the same noise every run
+        var out: [Int16] = []
+        for part in parts {
+            let n = Int(part.seconds * 16_000)
+            for i in 0..<n {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Double(Int(seed >> 33) % 121 - 60)
+                let tone = part.tone ? 6_000 * sin(2 * Double.pi * 440 * Double(i) / 16_000) : 0
+                out.append(Int16(noise + tone))
+            }
+        }
+        return out
+    }
+
+    static func run(_ samples: [Int16], _ settings: Endpointer.Settings = .init(), chunk: Int = 512) -> [Endpointer.Event] {
+        let ep = Endpointer(settings: settings)
+        var events: [Endpointer.Event] = []
+        var i = 0
+        while i < samples.count {
+            events += ep.feed(Array(samples[i..<min(i + chunk, samples.count)]))
+            i += chunk
+        }
+        return events + ep.finish()
+    }
+
+    static func utterances(_ events: [Endpointer.Event]) -> [(start: Double, end: Double, count: Int)] {
+        events.compactMap {
+            if case .utterance(let s, let start, let end) = $0 { return (start, end, s.count) }
+            return nil
+        }
+    }
+
+    @Test func twoBurstsMakeTwoPaddedUtterances() {
+        let audio = Self.signal([(1.0, false), (0.6, true), (0.8, false), (0.5, true), (0.8, false)])
+        let events = Self.run(audio)
+        let found = Self.utterances(events)
+        #expect(found.count == 2)
+        guard found.count == 2 else { return }
+        // Speech at 1.0–1.6 s and 2.4–2.9 s; 250 ms padding before, 200 ms after.
+        #expect(abs(found[0].start - 0.75) < 0.06)
+        #expect(abs(found[0].end - 1.8) < 0.06)
+        #expect(abs(found[1].start - 2.15) < 0.06)
+        #expect(abs(found[1].end - 3.1) < 0.06)
+        #expect(found[0].count == Int(((found[0].end - found[0].start) * 16_000).rounded()))
+        let starts = events.compactMap { if case .speechStarted(let t) = $0 { return t } else { return nil } }
+        #expect(starts.count == 2)
+        #expect(abs(starts[0] - 1.0) < 0.03)
+    }
+
+    @Test func theSamplesAreTheAudioAtThoseTimes() {
+        let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
+        let events = Self.run(audio, chunk: 333)
+        guard case .utterance(let samples, let start, _) = events.last else {
+            Issue.record("no utterance")
+            return
+        }
+        let offset = Int((start * 16_000).rounded())
+        #expect(Array(audio[offset..<offset + samples.count]) == samples)
+    }
+
+    @Test func clicksAndSilenceAreNotUtterances() {
+        #expect(Self.utterances(Self.run(Self.signal([(3.0, false)]))).isEmpty)
+        // 60 ms of tone: above the threshold long enough to start, too short to keep.
+        #expect(Self.utterances(Self.run(Self.signal([(1.0, false), (0.06, true), (1.0, false)]))).isEmpty)
+    }
+
+    @Test func aPauseShorterThanTheHangoverDoesNotSplit() {
+        let audio = Self.signal([(1.0, false), (0.4, true), (0.2, false), (0.4, true), (1.0, false)])
+        #expect(Self.utterances(Self.run(audio)).count == 1)
+        var quick = Endpointer.Settings()
+        quick.hangover = 100
+        #expect(Self.utterances(Self.run(audio, quick)).count == 2)
+    }
+
+    @Test func speechRunningToTheEndIsFinished() {
+        let audio = Self.signal([(1.0, false), (0.7, true)])
+        #expect(Self.utterances(Self.run(audio)).count == 1)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// `vsh listen --from FILE`: real decoding of human recordings with PocketSphinx.
+@Suite struct ListenTests {
+    static let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/eval/real").path
+
+    struct Line: Decodable {
+        var text: String
+        var command: String?
+        var confidence: Double
+        var start: Double
+        var end: Double
+    }
+
+    func listen(_ vsh: VshBinary, _ arguments: [String]) throws -> [Line] {
+        let result = try vsh.run(["listen", "--json"] + arguments)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr == "", "PocketSphinx must log to its file, not the terminal")
+        return try result.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(Line.self, from: Data($0.utf8))
+        }
+    }
+
+    @Test func rawFileWithItsGrammar() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let lines = try listen(vsh, ["--from", Self.real + "/goforward.raw", "--grammar", Self.real + "/goforward.gram"])
+        #expect(lines.count == 1)
+        #expect(lines.first?.text == "go forward ten meters")
+        #expect(lines.first?.command == "go forward ten meters")
+        if let line = lines.first {
+            #expect(line.start >= 0 && line.start < line.end && line.end <= 2.5)
+            #expect(line.confidence > 0 && line.confidence <= 1)
+        }
+        // The decoder's log went to the state directory.
+        #expect(FileManager.default.fileExists(atPath: vsh.home.file("state/vsh/pocketsphinx.log")))
+    }
+
+    @Test(arguments: [
+        ("001", "ten of clubs"),
+        ("002", "four queen of clubs"),
+        ("003", "seven of clubs"),
+        ("004", "five five"),
+        ("005", "eight of spades four of clubs seven of hearts"),
+    ])
+    func cards(_ file: String, _ said: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let lines = try listen(vsh, [
+            "--from", Self.real + "/cards/\(file).wav", "--grammar", Self.real + "/cards/cards.gram",
+        ])
+        #expect(lines.map(\.text) == [said])
+    }
+
+    @Test func missingFileIsAClearError() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["listen", "--from", "/nonexistent/x.wav"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot read audio file '/nonexistent/x.wav': no such file"))
+    }
+}
