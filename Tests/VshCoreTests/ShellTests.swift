@@ -28,7 +28,7 @@ import VshTestSupport
         Case(script: ["quality low high"], output: "",
              error: "line 1: error: quality: Unexpected argument 'high'\nusage: quality [<low|medium|high>]\n", status: 1),
         Case(script: ["history --last 0"], output: "",
-             error: "line 1: error: history: --last must be at least 1, not 0\nusage: history [--last <last>]\n", status: 1),
+             error: "line 1: error: history: --last must be at least 1, not 0\nusage: history [--last <n>]\n", status: 1),
         Case(script: ["save 'unfinished"], output: "",
              error: "line 1: error: unterminated ' quote in: save 'unfinished\n", status: 1),
         Case(script: ["exit", "quality"], output: "", error: "", status: 0),

@@ -9,7 +9,7 @@ public struct HistoryCommand: ShellCommand {
         name: "history", summary: "Show the commands entered at the prompt",
         spokenForms: [SpokenForm("[show] history", runs: "history")])
 
-    @Option(name: .long, help: "Show only the last N entries.")
+    @Option(name: .long, help: ArgumentHelp("Show only the last N entries.", valueName: "n"))
     var last: Int?
 
     public init() {}
