@@ -80,8 +80,6 @@ public final class Endpointer {
         return close(at: frameIndex)
     }
 
-    private var framesPerMs: Double { 1.0 / 10.0 }
-
     private func step(_ frame: ArraySlice<Int16>) -> [Event] {
         defer { frameIndex += 1 }
         var energy = 0.0

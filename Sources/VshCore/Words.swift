@@ -65,7 +65,7 @@ public enum Words {
         return commands
     }
 
-    /// The words of a single command (a `;` inside is an error for callers that need one).
+    /// All the words of `line`, with `;` treated as a word separator.
     public static func split(_ line: String) throws -> [String] {
         try splitCommands(line).flatMap { $0 }
     }
