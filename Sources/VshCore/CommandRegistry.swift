@@ -14,12 +14,12 @@ public struct CommandEntry {
     public let info: CommandInfo
     /// The usage line, e.g. `quality [low|medium|high]`.
     public let usage: String
-    /// The full help text for `help NAME`.
-    public let helpText: String
+    /// Makes the full help text for `help NAME` (only `help` needs it, so not at start-up).
+    public let helpText: () -> String
     /// Parses the arguments (the words after the name). Never exits the process.
     public let parse: ([String]) -> ParseOutcome
 
-    public init(info: CommandInfo, usage: String, helpText: String,
+    public init(info: CommandInfo, usage: String, helpText: @escaping () -> String,
                 parse: @escaping ([String]) -> ParseOutcome) {
         self.info = info
         self.usage = usage
@@ -30,29 +30,35 @@ public struct CommandEntry {
     /// The entry for a built-in command type.
     public init<C: ShellCommand>(_ type: C.Type) {
         precondition(C.configuration.commandName == C.info.name, "\(C.self): commandName must be '\(C.info.name)'")
+        let usage = C.usageString().replacingPrefix("Usage: ", with: "")
         let cache = ParseCache()
         self.init(
             info: C.info,
-            usage: C.usageString().replacingPrefix("Usage: ", with: ""),
-            helpText: C.helpMessage(columns: 80),
+            usage: usage,
+            helpText: { C.helpMessage(columns: 80) },
             parse: { arguments in
                 if let known = cache.outcomes[arguments] { return known }
-                let outcome = Self.parse(C.self, arguments)
+                let outcome = Self.parse(C.self, arguments, usage: usage)
                 cache.remember(outcome, for: arguments)
                 return outcome
             })
     }
 
-    private static func parse<C: ShellCommand>(_ type: C.Type, _ arguments: [String]) -> ParseOutcome {
-                do {
-                    return .run(try C.parse(arguments))
-                } catch {
-                    if C.exitCode(for: error) == .success {
-                        return .help(C.fullMessage(for: error, columns: 80))
-                    }
-                    return .failure(
-                        "\(C.message(for: error))\nusage: \(C.usageString().replacingPrefix("Usage: ", with: ""))")
-                }
+    private static func parse<C: ShellCommand>(_ type: C.Type, _ arguments: [String], usage: String) -> ParseOutcome {
+        do {
+            return .run(try C.parse(arguments))
+        } catch {
+            if C.exitCode(for: error) == .success {
+                return .help(C.fullMessage(for: error, columns: 80))
+            }
+            return .failure("\(C.message(for: error))\nusage: \(usage)")
+        }
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }
 
@@ -65,12 +71,6 @@ private final class ParseCache {
     func remember(_ outcome: ParseOutcome, for arguments: [String]) {
         if outcomes.count >= 256 { outcomes.removeAll(keepingCapacity: true) }
         outcomes[arguments] = outcome
-    }
-}
-
-extension String {
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }
 

@@ -28,7 +28,7 @@ import VshTestSupport
         var registry = Builtins.registry()
         let clash = CommandEntry(
             info: CommandInfo(name: "hello", aliases: ["help"], summary: "x"),
-            usage: "hello", helpText: "", parse: { _ in .failure("never") })
+            usage: "hello", helpText: { "" }, parse: { _ in .failure("never") })
         #expect(throws: CommandError("command name 'help' is already used by 'help'")) {
             try registry.register(clash)
         }

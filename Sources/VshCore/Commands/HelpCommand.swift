@@ -43,7 +43,7 @@ public struct HelpCommand: ShellCommand {
         if info.destructive {
             context.output.line("When spoken, vsh asks you to confirm before it runs.")
         }
-        let details = Self.details(of: entry.helpText)
+        let details = Self.details(of: entry.helpText())
         if !details.isEmpty { context.output.write("\n" + details) }
     }
 
