@@ -35,7 +35,10 @@ public struct CommandEntry {
         self.init(
             info: C.info,
             usage: usage,
-            helpText: { C.helpMessage(columns: 80) },
+            helpText: {
+                if cache.helpText == nil { cache.helpText = C.helpMessage(columns: 80) }
+                return cache.helpText!
+            },
             parse: { arguments in
                 if let known = cache.outcomes[arguments] { return known }
                 let outcome = Self.parse(C.self, arguments, usage: usage)
@@ -64,9 +67,10 @@ extension String {
 
 /// Parsing is a pure function of the words, and swift-argument-parser rebuilds its
 /// argument tables on every call; scripts repeat the same lines, so recent outcomes
-/// are kept (a bounded number).
+/// are kept (a bounded number), and the help text once it has been asked for.
 private final class ParseCache {
     private(set) var outcomes: [[String]: ParseOutcome] = [:]
+    var helpText: String?
 
     func remember(_ outcome: ParseOutcome, for arguments: [String]) {
         if outcomes.count >= 256 { outcomes.removeAll(keepingCapacity: true) }
