@@ -34,14 +34,11 @@ public enum LibraryReport {
 
     static func pocketSphinx(modelDirectory: String) -> ComponentVersion {
         let path = libraryFile(ofSymbol: "ps_init")
-        let fm = FileManager.default
-        let hmm = modelDirectory + "/en-us"
-        let dict = modelDirectory + "/cmudict-en-us.dict"
-        let present = fm.fileExists(atPath: hmm + "/mdef") && fm.fileExists(atPath: dict)
-        let model = present ? "model \(modelDirectory)" :
+        let files = SpeechModel(directory: modelDirectory)
+        let model = files.isPresent ? "model \(modelDirectory)" :
             "model \(modelDirectory) MISSING (install the Debian package pocketsphinx-en-us, or set voice.model)"
         // Parse the decoder configuration vsh would use (cheap: loads no model).
-        let parsed = PocketSphinxConfig.parse(["-hmm", hmm, "-dict", dict]) != nil
+        let parsed = PocketSphinxConfig.parse(["-hmm", files.acousticModel, "-dict", files.dictionary]) != nil
         let status = parsed ? "" : " — FAILED to parse a decoder configuration"
         return ComponentVersion(
             library: "pocketsphinx",

@@ -24,8 +24,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// the phone loop. `workDirectory` receives the generated dictionary.
     public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
         self.settings = settings
-        let model = settings.modelDirectory
-        let fullDictionary = try PronunciationDictionary(path: model + "/cmudict-en-us.dict")
+        let model = SpeechModel(directory: settings.modelDirectory)
+        let fullDictionary = try PronunciationDictionary(path: model.dictionary)
         let (dictText, missing) = fullDictionary.subset(vocabulary)
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
@@ -35,10 +35,10 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dictPath) }
         decoder = try PocketSphinxDecoder(arguments: [
-            "-hmm", model + "/en-us", "-dict", dictPath, "-bestpath", "yes", "-allphone_ci", "yes",
+            "-hmm", model.acousticModel, "-dict", dictPath, "-bestpath", "yes", "-allphone_ci", "yes",
         ])
         try decoder.addGrammar("cmd", jsgf: jsgf)
-        try decoder.addPhoneLoop("phone", phoneLM: model + "/en-us-phone.lm.bin")
+        try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
