@@ -56,24 +56,6 @@ final class PocketSphinxDecoder {
         }
     }
 
-    func addLanguageModel(_ name: String, path: String) throws {
-        guard ps_set_lm_file(decoder, name, path) == 0 else {
-            throw AudioError("cannot load the language model \(path)")
-        }
-    }
-
-    func addKeyphrase(_ name: String, phrase: String) throws {
-        guard ps_set_keyphrase(decoder, name, phrase) == 0 else {
-            throw AudioError("cannot spot the keyword '\(phrase)': a word is not in the dictionary")
-        }
-    }
-
-    func addKeywords(_ name: String, file: String) throws {
-        guard ps_set_kws(decoder, name, file) == 0 else {
-            throw AudioError("cannot load the keyword list \(file)")
-        }
-    }
-
     func use(_ search: String) {
         let rc = ps_set_search(decoder, search)
         precondition(rc == 0, "no search named \(search)")
@@ -85,28 +67,6 @@ final class PocketSphinxDecoder {
         samples.withUnsafeBufferPointer { buf in
             _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 1)
         }
-        ps_end_utt(decoder)
-        return hypothesis()
-    }
-
-    // Live decoding: start, feed, read partial results, end.
-
-    func start() { ps_start_utt(decoder) }
-
-    func process(_ samples: [Int16]) {
-        samples.withUnsafeBufferPointer { buf in
-            _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 0)
-        }
-    }
-
-    /// The best hypothesis so far (or final after `end`).
-    func currentText() -> String {
-        var score: Int32 = 0
-        guard let hyp = ps_get_hyp(decoder, &score) else { return "" }
-        return String(cString: hyp)
-    }
-
-    func end() -> Hypothesis {
         ps_end_utt(decoder)
         return hypothesis()
     }
