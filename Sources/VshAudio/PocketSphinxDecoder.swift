@@ -3,8 +3,7 @@ import Foundation
 import VshCore
 
 /// A PocketSphinx decoder (`ps_decoder_t`) with named searches: command grammars
-/// (JSGF), a phone loop, a language model, keyword spotting. Owns the decoder; freed in
-/// deinit. One thread at a time.
+/// (JSGF) and a phone loop. Owns the decoder; freed in deinit. One thread at a time.
 final class PocketSphinxDecoder {
     /// Owned: released with ps_free.
     private let decoder: OpaquePointer
