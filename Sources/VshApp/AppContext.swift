@@ -60,10 +60,13 @@ struct VoiceSetup {
     func pipeline(source: AudioSource, threshold: Double) -> VoicePipeline {
         var endpointing = Endpointer.Settings()
         endpointing.hangover = settings.hangover
-        let frontEnd: Preprocessor? = settings.denoise || settings.gainControl
-            ? SpeexFrontEnd(settings: .init(denoise: settings.denoise, gainControl: settings.gainControl)) : nil
+        let denoise = settings.denoise != .off
+        let frontEnd: Preprocessor? = denoise || settings.gainControl
+            ? SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: settings.gainControl)) : nil
+        let use: VoicePipeline.FrontEndUse = settings.denoise == .auto && !settings.gainControl
+            ? .belowSNR(Settings.denoiseBelowSNR) : .always
         return VoicePipeline(
-            source: source, frontEnd: frontEnd, endpointer: Endpointer(settings: endpointing),
+            source: source, frontEnd: frontEnd, frontEndUse: use, endpointer: Endpointer(settings: endpointing),
             recognizer: recognizer, threshold: threshold, interpret: interpret)
     }
 }

@@ -48,7 +48,8 @@ struct ListenCommand: ParsableCommand {
         let command = u.line.map(JSON.string) ?? "null"
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
-            + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end))}"
+            + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
+            + "\"latency\": \(JSON.number(u.latency))}"
     }
 }
 

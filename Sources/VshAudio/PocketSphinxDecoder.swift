@@ -87,6 +87,13 @@ final class PocketSphinxDecoder {
         return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)
     }
 
+    /// How many phones the dictionary gives `word` (its first pronunciation), or 0.
+    func phoneCount(_ word: String) -> Int {
+        guard let phones = ps_lookup_word(decoder, word) else { return 0 }
+        defer { ckd_free(phones) }
+        return String(cString: phones).split(separator: " ").count
+    }
+
     /// Converts a log score (base 1.0001, as PocketSphinx reports) to a probability.
     static func probability(_ logScore: Int32) -> Double {
         exp(Double(logScore) * log(1.0001))

@@ -2,7 +2,8 @@ import CSpeexDSP
 import VshCore
 
 /// SpeexDSP's preprocessor as vsh's front end: noise suppression and automatic gain
-/// control on 10 ms frames of 16 kHz audio. Its VAD is a placeholder and stays off.
+/// control on 10 ms frames of 16 kHz audio. Its VAD is a placeholder and stays off (it
+/// is off by default; even switching it off prints a warning, so vsh leaves it alone).
 /// Owns the SpeexPreprocessState; destroyed in deinit.
 public final class SpeexFrontEnd: Preprocessor {
     public struct Settings: Sendable, Equatable {
@@ -31,10 +32,8 @@ public final class SpeexFrontEnd: Preprocessor {
         self.settings = settings
         var denoise: Int32 = settings.denoise ? 1 : 0
         var agc: Int32 = settings.gainControl ? 1 : 0
-        var off: Int32 = 0
         speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_DENOISE, &denoise)
         speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC, &agc)
-        speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_VAD, &off)
         if settings.gainControl {
             var level = settings.gainTarget
             speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC_LEVEL, &level)

@@ -1,29 +1,22 @@
 import Foundation
 import VshCore
 
-/// Command recognition with PocketSphinx: each utterance is level-normalised, decoded
-/// against the command grammar, and decoded again with a free phone loop. How much
-/// better the grammar explains the audio than the phone loop, per frame, is the
-/// confidence: speech that is not a command fits the phone loop about as well as any
-/// grammar phrase (or better), a command fits its phrase well.
+/// Command recognition with PocketSphinx. Each utterance is level-normalised, decoded
+/// against the command grammar, and decoded again with a free phone loop; a confidence
+/// model then says whether the grammar's answer is a command or speech that merely fits
+/// some phrase. A grammar search always returns a phrase, so without this vsh would
+/// run a command for every sentence it overhears.
 public final class SphinxCommandRecognizer: CommandRecognizer {
     public struct Settings: Sendable, Equatable {
         public var modelDirectory: String
-        /// Where the confidence's logistic curve is centred, in log-score units per frame
-        /// (grammar score minus phone-loop score).
-        public var marginCentre: Double = -300
-        public var marginScale: Double = 100
-
         public init(modelDirectory: String) { self.modelDirectory = modelDirectory }
     }
 
     private let decoder: PocketSphinxDecoder
-    private let settings: Settings
 
     /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
     /// the phone loop. `workDirectory` receives the generated dictionary.
     public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
-        self.settings = settings
         let model = SpeechModel(directory: settings.modelDirectory)
         let fullDictionary = try PronunciationDictionary(path: model.dictionary)
         let (dictText, missing) = fullDictionary.subset(vocabulary)
@@ -34,30 +27,38 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let dictPath = workDirectory + "/commands-\(getpid()).dict"
         try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dictPath) }
+        // -topn 16 (Gaussians scored per frame, default 4): +2 to +6 points in noise.
+        // -allphone_ci: a context-independent phone loop, 30 ms instead of seconds.
         decoder = try PocketSphinxDecoder(arguments: [
-            "-hmm", model.acousticModel, "-dict", dictPath, "-bestpath", "yes", "-allphone_ci", "yes",
+            "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "16", "-allphone_ci", "yes",
         ])
         try decoder.addGrammar("cmd", jsgf: jsgf)
         try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
     }
 
-    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+    public func recognize(_ samples: [Int16], start: Double, snr: Double) -> Recognition {
         let audio = Self.normalised(samples)
         decoder.use("cmd")
         let hyp = decoder.decode(audio)
-        decoder.use("phone")
-        let phones = decoder.decode(audio)
-        let frames = Double(max(1, hyp.frames))
-        let margin = Double(hyp.score - phones.score) / frames
-        let confidence = 1 / (1 + exp(-(margin - settings.marginCentre) / settings.marginScale))
-        let words = hyp.segments.compactMap { seg -> RecognizedWord? in
+        guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
+        var words: [RecognizedWord] = []
+        var wordFrames = 0
+        for seg in hyp.segments {
             let word = VoiceGrammar.baseWord(seg.word)
-            if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { return nil }
-            return RecognizedWord(
+            if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { continue }
+            wordFrames += seg.endFrame - seg.startFrame + 1
+            words.append(RecognizedWord(
                 word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
-                confidence: min(1, PocketSphinxDecoder.probability(seg.posterior)))
+                confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
         }
-        return Recognition(words: words, confidence: hyp.text.isEmpty ? 0 : confidence)
+        let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
+        decoder.use("phone")
+        let loop = decoder.decode(audio)
+        let features = Confidence.Features(
+            grammarScore: Double(hyp.score), grammarAcoustic: Double(hyp.acousticScore),
+            phoneLoopScore: Double(loop.score), phoneLoopAcoustic: Double(loop.acousticScore),
+            frames: hyp.frames, wordFrames: wordFrames, phones: phones, snr: snr)
+        return Recognition(words: words, confidence: Confidence.model.probability(features))
     }
 
     /// Brings the utterance to a steady speaking level (RMS ≈ 3000), never clipping and

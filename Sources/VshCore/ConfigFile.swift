@@ -73,9 +73,17 @@ public enum ConfigFile {
                         } else {
                             warnings.append("\(path): voice.threshold must be a number from 0 to 1, not \(subvalue.debugDescription)")
                         }
-                    case "voice.denoise", "voice.gain_control":
+                    case "voice.denoise":
                         if let b = subvalue.bool {
-                            if subkey == "denoise" { settings.denoise = b } else { settings.gainControl = b }
+                            settings.denoise = b ? .on : .off
+                        } else if let s = subvalue.string, let mode = Denoise(rawValue: s) {
+                            settings.denoise = mode
+                        } else {
+                            warnings.append("\(path): voice.denoise must be \"auto\", true or false, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.gain_control":
+                        if let b = subvalue.bool {
+                            settings.gainControl = b
                         } else {
                             warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
                         }

@@ -8,15 +8,19 @@ import Foundation
 /// SpeexDSP's own VAD is a placeholder, so vsh uses this detector instead.
 public final class Endpointer {
     public struct Settings: Sendable, Equatable {
-        /// dB above the noise floor that counts as speech.
-        public var threshold: Double = 10
+        /// dB above the noise floor that counts as speech. Measured on the command corpus:
+        /// 10 dB missed soft word onsets in white and pink noise (white 56%, pink 36%);
+        /// 4 dB lifted them to 84% and 67% with clean speech unchanged.
+        public var threshold: Double = 4
         /// Frames (10 ms) above the threshold in a row that start speech.
         public var startFrames = 5
         /// Milliseconds of quiet that end an utterance.
         public var hangover = 300
-        /// Milliseconds of audio kept before speech starts and after it ends.
-        public var paddingBefore = 250
-        public var paddingAfter = 200
+        /// Milliseconds of audio kept before speech starts and after it ends: the
+        /// recogniser needs silence around the words, and soft onsets lie below the
+        /// threshold. 400 ms beat 250/200 by 1–8 points in noise.
+        public var paddingBefore = 400
+        public var paddingAfter = 400
         /// Utterances with less speech than this are dropped as clicks (ms).
         public var minimumSpeech = 100
         /// Utterances are cut at this length (seconds).
@@ -29,15 +33,33 @@ public final class Endpointer {
     public enum Event: Equatable {
         /// Speech began at this time (seconds from the start of the stream).
         case speechStarted(Double)
-        /// A finished utterance: its samples (with padding) and where they lie.
-        case utterance(samples: [Int16], start: Double, end: Double)
+        /// A finished utterance.
+        case utterance(Segment)
+    }
+
+    /// An utterance's audio (with padding) and where it lies in the stream.
+    public struct Segment: Equatable, Sendable {
+        public var samples: [Int16]
+        /// The same stretch after the front end (noise suppression), when one runs.
+        public var processed: [Int16]?
+        /// Seconds from the start of the stream.
+        public var start: Double
+        public var end: Double
+        /// When the last speech frame ended: `end` minus the padding after it.
+        public var speechEnd: Double
+        /// When the endpointer decided the utterance was over (speech end + hangover).
+        public var closedAt: Double
+        /// Loudest frame over the noise floor, in dB.
+        public var snr: Double
     }
 
     public static let frameLength = 160  // 10 ms at 16 kHz
     public let settings: Settings
 
     private var pending: [Int16] = []       // samples not yet a whole frame
+    private var pendingProcessed: [Int16] = []
     private var history: [Int16] = []       // recent audio, for padding and the utterance
+    private var processedHistory: [Int16] = []  // the same after the front end, if fed
     private var historyStart = 0            // stream sample index of history[0]
     private var frameIndex = 0              // frames seen
     private var floor: Double?
@@ -47,6 +69,7 @@ public final class Endpointer {
     private var quiet = 0
     private var speechStartFrame = 0
     private var lastSpeechFrame = 0
+    private var loudest = 0.0                // dB, within the utterance
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -58,18 +81,26 @@ public final class Endpointer {
     /// The current noise floor in dB (for meters and diagnostics).
     public var noiseFloor: Double? { floor }
 
-    /// Feeds samples; returns the events they completed.
-    public func feed(_ samples: [Int16]) -> [Event] {
+    /// Feeds samples; returns the events they completed. `processed` is the same audio
+    /// after the front end, sample for sample; speech is detected on the raw audio (the
+    /// front end's noise suppression would move the floor), and segments carry both.
+    public func feed(_ samples: [Int16], processed: [Int16]? = nil) -> [Event] {
+        precondition(processed == nil || processed!.count == samples.count, "processed audio must align with the raw audio")
         var events: [Event] = []
         pending += samples
+        if let processed { pendingProcessed += processed }
         var offset = 0
         while pending.count - offset >= Self.frameLength {
             let frame = pending[offset..<offset + Self.frameLength]
-            offset += Self.frameLength
             history += frame
+            if !pendingProcessed.isEmpty {
+                processedHistory += pendingProcessed[offset..<offset + Self.frameLength]
+            }
+            offset += Self.frameLength
             events += step(frame)
         }
         pending.removeFirst(offset)
+        if !pendingProcessed.isEmpty { pendingProcessed.removeFirst(offset) }
         trimHistory()
         return events
     }
@@ -99,12 +130,14 @@ public final class Endpointer {
             if run >= settings.startFrames {
                 inSpeech = true
                 quiet = 0
+                loudest = db
                 speechStartFrame = frameIndex - run + 1
                 lastSpeechFrame = frameIndex
                 return [.speechStarted(Double(speechStartFrame) / 100)]
             }
             return []
         }
+        loudest = max(loudest, db)
         if speech {
             lastSpeechFrame = frameIndex
             quiet = 0
@@ -129,8 +162,13 @@ public final class Endpointer {
         let from = max(first, historyStart)
         let to = min(last, historyStart + history.count)
         guard to > from else { return [] }
-        let samples = Array(history[(from - historyStart)..<(to - historyStart)])
-        return [.utterance(samples: samples, start: Double(from) / 16_000, end: Double(to) / 16_000)]
+        let range = (from - historyStart)..<(to - historyStart)
+        let processed = processedHistory.count == history.count ? Array(processedHistory[range]) : nil
+        return [.utterance(Segment(
+            samples: Array(history[range]), processed: processed,
+            start: Double(from) / 16_000, end: Double(to) / 16_000,
+            speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
+            snr: loudest - (floor ?? loudest)))]
     }
 
     /// Keeps only what an utterance may still need: the padding before a start, or
@@ -145,6 +183,7 @@ public final class Endpointer {
         let drop = keepFrom - historyStart
         if drop > 16_000 {  // trim in bulk, not every frame
             history.removeFirst(drop)
+            if !processedHistory.isEmpty { processedHistory.removeFirst(min(drop, processedHistory.count)) }
             historyStart = keepFrom
         }
     }

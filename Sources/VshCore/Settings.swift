@@ -26,8 +26,10 @@ public struct Settings: Sendable, Equatable {
     public var audioDevice: String = "default"
     /// Utterances whose confidence is below this are not taken as commands (0…1).
     public var voiceThreshold: Double = 0.5
-    /// SpeexDSP noise suppression before recognition.
-    public var denoise: Bool = false
+    /// SpeexDSP noise suppression before recognition: `auto` uses the suppressed audio
+    /// only for utterances less than `denoiseBelowSNR` dB over the noise floor.
+    public var denoise: Denoise = .auto
+    public static let denoiseBelowSNR = 24.0
     /// SpeexDSP automatic gain control before recognition (each utterance is also
     /// level-normalised before decoding, whatever this says).
     public var gainControl: Bool = false
@@ -35,4 +37,11 @@ public struct Settings: Sendable, Equatable {
     public var hangover: Int = 300
 
     public init() {}
+}
+
+/// When noise suppression applies. Measured on the command corpus (92 files each):
+/// always on lifts pink noise 67 → 80% but drops clean 85 → 75%; `auto` keeps clean at
+/// 86% and gets pink to 83%.
+public enum Denoise: String, Sendable, CaseIterable {
+    case off, on, auto
 }

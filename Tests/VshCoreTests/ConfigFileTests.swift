@@ -62,7 +62,7 @@ import VshTestSupport
         settings.modelDirectory = "/nowhere"
         settings.audioDevice = "none"
         settings.voiceThreshold = 0.99
-        settings.denoise = true
+        settings.denoise = .off
         settings.gainControl = true
         settings.hangover = 51
         #expect(ConfigFile.apply(path: shipped, to: &settings) == [])

@@ -32,14 +32,17 @@ import Testing
 
     static func utterances(_ events: [Endpointer.Event]) -> [(start: Double, end: Double, count: Int)] {
         events.compactMap {
-            if case .utterance(let s, let start, let end) = $0 { return (start, end, s.count) }
+            if case .utterance(let s) = $0 { return (s.start, s.end, s.samples.count) }
             return nil
         }
     }
 
     @Test func twoBurstsMakeTwoPaddedUtterances() {
         let audio = Self.signal([(1.0, false), (0.6, true), (0.8, false), (0.5, true), (0.8, false)])
-        let events = Self.run(audio)
+        var settings = Endpointer.Settings()
+        settings.paddingBefore = 250
+        settings.paddingAfter = 200
+        let events = Self.run(audio, settings)
         let found = Self.utterances(events)
         #expect(found.count == 2)
         guard found.count == 2 else { return }
@@ -57,12 +60,57 @@ import Testing
     @Test func theSamplesAreTheAudioAtThoseTimes() {
         let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
         let events = Self.run(audio, chunk: 333)
-        guard case .utterance(let samples, let start, _) = events.last else {
+        guard case .utterance(let segment) = events.last else {
             Issue.record("no utterance")
             return
         }
-        let offset = Int((start * 16_000).rounded())
-        #expect(Array(audio[offset..<offset + samples.count]) == samples)
+        let offset = Int((segment.start * 16_000).rounded())
+        #expect(Array(audio[offset..<offset + segment.samples.count]) == segment.samples)
+        #expect(segment.processed == nil)
+    }
+
+    /// Padding after speech cannot reach past the moment the endpointer decides (the
+    /// audio after that has not arrived yet), so the hangover bounds it.
+    @Test func paddingAfterIsBoundedByTheHangover() {
+        let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
+        let found = Self.utterances(Self.run(audio))  // defaults: 400 ms padding, 300 ms hangover
+        #expect(found.count == 1)
+        #expect(abs((found.first?.start ?? 0) - 0.6) < 0.06)
+        #expect(abs((found.first?.end ?? 0) - 1.9) < 0.06)
+    }
+
+    @Test func aSegmentKnowsItsSpeechEndDecisionTimeAndLoudness() {
+        let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
+        guard case .utterance(let segment)? = Self.run(audio).last else {
+            Issue.record("no utterance")
+            return
+        }
+        #expect(abs(segment.speechEnd - 1.6) < 0.03)
+        #expect(abs(segment.closedAt - segment.speechEnd - 0.3) < 0.02)
+        // Pre-emphasised, the 440 Hz tone (amplitude 6000) is about 57 dB and the ±60
+        // white noise about 34 dB.
+        #expect(abs(segment.snr - 23) < 2)
+    }
+
+    /// The front end's output travels beside the raw audio, sample for sample, so the
+    /// recogniser can be given either.
+    @Test func processedAudioStaysAlignedWithTheRawAudio() {
+        let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
+        let processed = audio.map { $0 / 2 }
+        let ep = Endpointer()
+        var events: [Endpointer.Event] = []
+        var i = 0
+        while i < audio.count {
+            let end = min(i + 333, audio.count)
+            events += ep.feed(Array(audio[i..<end]), processed: Array(processed[i..<end]))
+            i = end
+        }
+        events += ep.finish()
+        guard case .utterance(let segment)? = events.last else {
+            Issue.record("no utterance")
+            return
+        }
+        #expect(segment.processed == segment.samples.map { $0 / 2 })
     }
 
     @Test func clicksAndSilenceAreNotUtterances() {

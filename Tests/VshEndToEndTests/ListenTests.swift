@@ -41,7 +41,7 @@ import VshTestSupport
         #expect(lines.first?.text == "go forward ten meters")
         #expect(lines.first?.command == "go forward ten meters")
         if let line = lines.first {
-            #expect(line.start >= 0 && line.start < line.end && line.end <= 2.5)
+            #expect(line.start >= 0 && line.start < line.end && line.end <= 2.79)  // 2.786 s of audio
             #expect(line.confidence > 0 && line.confidence <= 1)
         }
         // The decoder's log went to the state directory.
