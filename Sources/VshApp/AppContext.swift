@@ -58,15 +58,23 @@ struct VoiceSetup {
     }
 
     func pipeline(source: AudioSource, threshold: Double) -> VoicePipeline {
-        var endpointing = Endpointer.Settings()
-        endpointing.hangover = settings.hangover
-        let denoise = settings.denoise != .off
-        let frontEnd: Preprocessor? = denoise || settings.gainControl
-            ? SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: settings.gainControl)) : nil
         let use: VoicePipeline.FrontEndUse = settings.denoise == .auto && !settings.gainControl
             ? .belowSNR(Settings.denoiseBelowSNR) : .always
         return VoicePipeline(
-            source: source, frontEnd: frontEnd, frontEndUse: use, endpointer: Endpointer(settings: endpointing),
+            source: source, frontEnd: Self.frontEnd(settings), frontEndUse: use, endpointer: Self.endpointer(settings),
             recognizer: recognizer, threshold: threshold, interpret: interpret)
+    }
+
+    /// SpeexDSP, when noise suppression or gain control is on.
+    static func frontEnd(_ settings: Settings) -> Preprocessor? {
+        let denoise = settings.denoise != .off
+        guard denoise || settings.gainControl else { return nil }
+        return SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: settings.gainControl))
+    }
+
+    static func endpointer(_ settings: Settings) -> Endpointer {
+        var endpointing = Endpointer.Settings()
+        endpointing.hangover = settings.hangover
+        return Endpointer(settings: endpointing)
     }
 }

@@ -17,7 +17,7 @@ public struct VshMain: ParsableCommand {
             runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
             command succeeded, 1 otherwise.
             """,
-        subcommands: [ListenCommand.self])
+        subcommands: [ListenCommand.self, TranscribeCommand.self])
 
     @OptionGroup var global: GlobalOptions
 

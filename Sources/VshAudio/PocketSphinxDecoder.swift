@@ -60,6 +60,32 @@ final class PocketSphinxDecoder {
         precondition(rc == 0, "no search named \(search)")
     }
 
+    func addKeywords(_ name: String, file path: String) throws {
+        guard ps_set_kws(decoder, name, path) == 0 else {
+            throw AudioError("cannot load the keyword list \(path)")
+        }
+    }
+
+    /// Live decoding: `start`, then `process` audio as it arrives (the hypothesis so far
+    /// is `partial`), then `end` for the result.
+    func start() { ps_start_utt(decoder) }
+
+    func process(_ samples: [Int16]) {
+        samples.withUnsafeBufferPointer { buf in
+            _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 0)
+        }
+    }
+
+    var partial: String {
+        var score: Int32 = 0
+        return ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
+    }
+
+    func end() -> Hypothesis {
+        ps_end_utt(decoder)
+        return hypothesis()
+    }
+
     /// Decodes a whole utterance with the current search.
     func decode(_ samples: [Int16]) -> Hypothesis {
         ps_start_utt(decoder)

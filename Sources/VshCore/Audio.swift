@@ -38,3 +38,13 @@ public struct AudioError: Error, Equatable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// Recognises speech as it arrives: dictation with a language model, or keyword
+/// spotting. One utterance at a time: `begin`, `feed` (returns the words so far), `end`.
+public protocol StreamingRecognizer: AnyObject {
+    /// `start`: where the utterance begins in the stream (seconds), for word times.
+    func begin(at start: Double)
+    /// Adds audio; returns the hypothesis so far (a partial result).
+    func feed(_ samples: [Int16]) -> String
+    func end() -> Recognition
+}

@@ -78,6 +78,18 @@ public final class Endpointer {
     /// Whether an utterance is under way.
     public var hearingSpeech: Bool { inSpeech }
 
+    /// Samples taken into whole frames so far: the stream position the events refer to.
+    public var position: Int { historyStart + history.count }
+
+    /// The audio (raw, or after the front end) from stream sample `from` to the current
+    /// position, as far as it is still kept: from the start of the current utterance's
+    /// padding on while speech goes on.
+    public func audio(from: Int, processed: Bool = false) -> ArraySlice<Int16> {
+        let source = processed && processedHistory.count == history.count ? processedHistory : history
+        let first = min(max(from, historyStart), position) - historyStart
+        return source[first...]
+    }
+
     /// The current noise floor in dB (for meters and diagnostics).
     public var noiseFloor: Double? { floor }
 

@@ -1,0 +1,92 @@
+import Foundation
+import VshCore
+
+/// Dictation: free speech decoded live with the en-us language model and the full
+/// pronunciation dictionary. Loading them takes about 0.3 s and 100 MB, so vsh creates
+/// one only when something dictates (`record`, `transcribe`).
+public final class SphinxDictation: StreamingRecognizer {
+    private let decoder: PocketSphinxDecoder
+    private var start = 0.0
+
+    public init(modelDirectory: String) throws {
+        let model = SpeechModel(directory: modelDirectory)
+        decoder = try PocketSphinxDecoder(arguments: [
+            "-hmm", model.acousticModel, "-lm", model.languageModel, "-dict", model.dictionary,
+        ])
+    }
+
+    public func begin(at start: Double) {
+        self.start = start
+        decoder.start()
+    }
+
+    public func feed(_ samples: [Int16]) -> String {
+        decoder.process(samples)
+        return decoder.partial
+    }
+
+    public func end() -> Recognition {
+        SphinxWords.recognition(decoder.end(), start: start)
+    }
+}
+
+/// Keyword spotting: listens for a few phrases in any speech ("stop recording" while
+/// dictating), each with a detection threshold; spotted phrases are the result.
+public final class SphinxKeywordSpotter: StreamingRecognizer {
+    private let decoder: PocketSphinxDecoder
+    private var start = 0.0
+
+    /// `threshold`: the detection threshold PocketSphinx compares the phrase's
+    /// posterior with (1e-50 spots almost anything, 1 almost nothing).
+    public init(modelDirectory: String, phrases: [String], threshold: Double, workDirectory: String) throws {
+        let model = SpeechModel(directory: modelDirectory)
+        let words = Set(phrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
+        let (dictText, missing) = try PronunciationDictionary(path: model.dictionary).subset(words)
+        if !missing.isEmpty {
+            throw AudioError("keywords the dictionary does not know: \(missing.sorted().joined(separator: ", "))")
+        }
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        let base = workDirectory + "/keywords-\(getpid())"
+        try dictText.write(toFile: base + ".dict", atomically: true, encoding: .utf8)
+        let list = phrases.map { "\($0.lowercased()) /\(threshold)/\n" }.joined()
+        try list.write(toFile: base + ".list", atomically: true, encoding: .utf8)
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".dict")
+            try? FileManager.default.removeItem(atPath: base + ".list")
+        }
+        decoder = try PocketSphinxDecoder(arguments: ["-hmm", model.acousticModel, "-dict", base + ".dict"])
+        try decoder.addKeywords("keywords", file: base + ".list")
+        decoder.use("keywords")
+    }
+
+    public func begin(at start: Double) {
+        self.start = start
+        decoder.start()
+    }
+
+    public func feed(_ samples: [Int16]) -> String {
+        decoder.process(samples)
+        return decoder.partial
+    }
+
+    public func end() -> Recognition {
+        SphinxWords.recognition(decoder.end(), start: start)
+    }
+}
+
+/// A decoder's result as vsh's words: fillers and silences dropped, variants stripped,
+/// frames turned into stream seconds, posteriors into 0…1.
+enum SphinxWords {
+    static func recognition(_ hyp: PocketSphinxDecoder.Hypothesis, start: Double) -> Recognition {
+        let words = hyp.segments.compactMap { seg -> RecognizedWord? in
+            // Keyphrases come back as one segment, with a trailing space.
+            let word = VoiceGrammar.baseWord(seg.word).trimmingCharacters(in: .whitespaces)
+            if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { return nil }
+            return RecognizedWord(
+                word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
+                confidence: min(1, PocketSphinxDecoder.probability(seg.posterior)))
+        }
+        let confidence = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+        return Recognition(words: words, confidence: confidence)
+    }
+}

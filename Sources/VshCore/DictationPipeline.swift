@@ -1,0 +1,82 @@
+import Foundation
+
+/// Audio to running text: source → front end → endpointer → a streaming recogniser
+/// (dictation or keyword spotting). Each utterance is decoded while it is spoken, so
+/// partial results can be shown, and finished when the endpointer hears its end.
+public final class DictationPipeline {
+    public enum Event: Equatable {
+        case speechStarted(Double)
+        /// The words so far of the utterance under way.
+        case partial(String)
+        case utterance(Recognition, start: Double, end: Double)
+    }
+
+    let source: AudioSource
+    let frontEnd: Preprocessor?
+    let endpointer: Endpointer
+    let recognizer: StreamingRecognizer
+    /// Decode the front end's output rather than the raw audio.
+    let useProcessed: Bool
+
+    public init(source: AudioSource, frontEnd: Preprocessor?, useProcessed: Bool, endpointer: Endpointer,
+                recognizer: StreamingRecognizer) {
+        self.source = source
+        self.frontEnd = frontEnd
+        self.useProcessed = useProcessed && frontEnd != nil
+        self.endpointer = endpointer
+        self.recognizer = recognizer
+    }
+
+    /// Reads the source to its end (or until `onEvent` returns false). `onAudio` sees
+    /// every chunk of raw audio as it arrives (for recording and level meters).
+    public func run(chunk: Int = 480, onAudio: ([Int16]) -> Void = { _ in }, onEvent: (Event) -> Bool) throws {
+        var buffer = [Int16](repeating: 0, count: chunk)
+        var pending: [Int16] = []
+        var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
+        var lastPartial = ""
+        while true {
+            let n = try source.read(into: &buffer)
+            if n > 0 { onAudio(Array(buffer[0..<n])) }
+            pending += buffer[0..<n]
+            let whole = pending.count / Endpointer.frameLength * Endpointer.frameLength
+            let raw = Array(pending[0..<whole])
+            pending.removeFirst(whole)
+            var processed: [Int16]? = nil
+            if let frontEnd {
+                var copy = raw
+                frontEnd.process(&copy)
+                processed = copy
+            }
+            var events = endpointer.feed(raw, processed: processed)
+            if n == 0 { events += endpointer.finish() }
+            for event in events {
+                switch event {
+                case .speechStarted(let t):
+                    // The utterance starts with the padding before the speech.
+                    let wanted = max(0, Int(t * 16_000) - endpointer.settings.paddingBefore * 16)
+                    let first = endpointer.position - endpointer.audio(from: wanted).count
+                    recognizer.begin(at: Double(first) / 16_000)
+                    fed = first
+                    lastPartial = ""
+                    if !onEvent(.speechStarted(t)) { return }
+                case .utterance(let segment):
+                    if let from = fed {
+                        _ = recognizer.feed(Array(endpointer.audio(from: from, processed: useProcessed)))
+                    }
+                    fed = nil
+                    let recognition = recognizer.end()
+                    if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return }
+                }
+            }
+            if let from = fed {
+                let partial = recognizer.feed(Array(endpointer.audio(from: from, processed: useProcessed)))
+                fed = endpointer.position
+                if partial != lastPartial {
+                    lastPartial = partial
+                    if !onEvent(.partial(partial)) { return }
+                }
+            }
+            if n == 0 { return }
+        }
+    }
+}
