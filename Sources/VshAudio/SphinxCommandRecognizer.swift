@@ -18,8 +18,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// the phone loop. `workDirectory` receives the generated dictionary.
     public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
         let model = SpeechModel(directory: settings.modelDirectory)
-        let fullDictionary = try PronunciationDictionary(path: model.dictionary)
-        let (dictText, missing) = fullDictionary.subset(vocabulary)
+        let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: vocabulary).subset(vocabulary)
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
         }
@@ -36,7 +35,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
     }
 
-    public func recognize(_ samples: [Int16], start: Double, snr: Double) -> Recognition {
+    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
         let audio = Self.normalised(samples)
         decoder.use("cmd")
         let hyp = decoder.decode(audio)
@@ -57,7 +56,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let features = Confidence.Features(
             grammarScore: Double(hyp.score), grammarAcoustic: Double(hyp.acousticScore),
             phoneLoopScore: Double(loop.score), phoneLoopAcoustic: Double(loop.acousticScore),
-            frames: hyp.frames, wordFrames: wordFrames, phones: phones, snr: snr)
+            frames: hyp.frames, wordFrames: wordFrames, phones: phones)
         return Recognition(words: words, confidence: Confidence.model.probability(features))
     }
 

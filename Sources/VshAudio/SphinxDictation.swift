@@ -41,7 +41,7 @@ public final class SphinxKeywordSpotter: StreamingRecognizer {
     public init(modelDirectory: String, phrases: [String], threshold: Double, workDirectory: String) throws {
         let model = SpeechModel(directory: modelDirectory)
         let words = Set(phrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
-        let (dictText, missing) = try PronunciationDictionary(path: model.dictionary).subset(words)
+        let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: words).subset(words)
         if !missing.isEmpty {
             throw AudioError("keywords the dictionary does not know: \(missing.sorted().joined(separator: ", "))")
         }

@@ -6,10 +6,13 @@ import Foundation
 /// meant for vsh. The same audio is therefore also decoded with a free phone loop, which
 /// fits any speech. A real command fits its phrase nearly as well as the phone loop
 /// fits it; other speech fits the phrase much worse, and its words get squeezed into
-/// too few or too many frames. A logistic model over seven such features gives the
+/// too few or too many frames. A logistic model over six such features gives the
 /// probability. It was fitted on the spoken-command corpus against 315 out-of-grammar
 /// recordings (research/recognition/FINDINGS.md): with one voice held out, at 0.5 it
-/// kept 79% of commands at 7% false accepts.
+/// kept 81% of commands at 8% false accepts. An earlier version also weighed the
+/// utterance's loudness over the noise; that only learned that the synthetic voices
+/// were recorded without noise (it marked quiet human speech down) and helped nothing
+/// on held-out voices, so it was dropped.
 public struct Confidence: Sendable, Equatable {
     /// What the model looks at, from the grammar and phone-loop decodes of one utterance.
     /// Scores are PocketSphinx path scores (log base 1.0001, higher is better).
@@ -24,11 +27,9 @@ public struct Confidence: Sendable, Equatable {
         public var wordFrames: Int
         /// Phones in the recognised words' pronunciations.
         public var phones: Int
-        /// The utterance's loudest frame over the noise floor, dB.
-        public var snr: Double
 
         public init(grammarScore: Double, grammarAcoustic: Double, phoneLoopScore: Double, phoneLoopAcoustic: Double,
-                    frames: Int, wordFrames: Int, phones: Int, snr: Double) {
+                    frames: Int, wordFrames: Int, phones: Int) {
             self.grammarScore = grammarScore
             self.grammarAcoustic = grammarAcoustic
             self.phoneLoopScore = phoneLoopScore
@@ -36,7 +37,6 @@ public struct Confidence: Sendable, Equatable {
             self.frames = frames
             self.wordFrames = wordFrames
             self.phones = phones
-            self.snr = snr
         }
 
         /// The model's inputs, in the order of its weights.
@@ -48,8 +48,7 @@ public struct Confidence: Sendable, Equatable {
                 grammarScore / n,                             // how well the phrase fits at all
                 Double(wordFrames) / Double(max(1, phones)),  // frames per phone: speaking rate
                 Double(wordFrames) / n,                       // share of the audio in words
-                log(n),                                       // length
-                snr,
+                log(n),                                       // length: commands are short
             ]
         }
     }
@@ -59,12 +58,13 @@ public struct Confidence: Sendable, Equatable {
     public var weights: [Double]
     public var bias: Double
 
-    /// Fitted by research/recognition/conf2.py on all corpus voices (topn 16, CI phone loop).
+    /// Fitted by research/recognition/conf2.py (run `final`, all corpus voices, topn 16,
+    /// CI phone loop).
     public static let model = Confidence(
-        mean: [1.19, -19.48, -27.87, 10.13, 0.54, 5.05, 36.64],
-        deviation: [8.51, 11.64, 9.87, 3.1, 0.15, 0.3, 22.25],
-        weights: [0.61, 1.60, 1.90, -0.44, 1.45, -1.62, -0.41],
-        bias: -0.01)
+        mean: [1.19, -19.44, -27.8, 10.15, 0.54, 5.06],
+        deviation: [8.51, 11.59, 9.84, 3.07, 0.15, 0.29],
+        weights: [0.46, 1.48, 2.08, -0.34, 1.48, -1.62],
+        bias: 0.06)
 
     public func probability(_ features: Features) -> Double {
         var z = bias

@@ -34,6 +34,41 @@ public struct PronunciationDictionary: Sendable {
         self.entries = entries
     }
 
+    /// Reads only the entries of `words`: what starting the recogniser needs. Parsing
+    /// every entry costs 0.3 s; skipping lines whose first byte and length cannot match
+    /// costs a few milliseconds.
+    public init(path: String, only words: Set<String>) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
+        }
+        // A dictionary key is the word, or the word plus "(n)" for a variant.
+        var shapes = Set<Int>()
+        for word in words {
+            let first = Int(word.utf8.first ?? 0), n = word.utf8.count
+            for extra in [0, 3, 4] { shapes.insert(first << 16 | (n + extra)) }
+        }
+        var entries: [String: [String]] = [:]
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let end = bytes[lineStart...].firstIndex(of: 10) ?? bytes.count
+                if let space = bytes[lineStart..<end].firstIndex(of: 32),
+                   shapes.contains(Int(bytes[lineStart]) << 16 | (space - lineStart)) {
+                    var word = String(decoding: bytes[lineStart..<space], as: UTF8.self)
+                    if let paren = word.firstIndex(of: "("), word.hasSuffix(")") { word = String(word[..<paren]) }
+                    if words.contains(word) {
+                        let phones = String(decoding: bytes[(space + 1)..<end], as: UTF8.self)
+                            .trimmingCharacters(in: .whitespaces)
+                        entries[word, default: []].append(phones)
+                    }
+                }
+                lineStart = end + 1
+            }
+        }
+        self.entries = entries
+    }
+
     public func contains(_ word: String) -> Bool { entries[word] != nil }
 
     /// A dictionary file holding only `words` (with every variant). Returns the text and

@@ -18,9 +18,8 @@ public struct Recognition: Sendable, Equatable {
 /// Recognises a whole utterance against the command grammar.
 public protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
-    /// word times come out in stream time; `snr`: the loudest frame over the noise floor
-    /// (dB), which the confidence takes into account.
-    func recognize(_ samples: [Int16], start: Double, snr: Double) -> Recognition
+    /// word times come out in stream time.
+    func recognize(_ samples: [Int16], start: Double) -> Recognition
 }
 
 /// One utterance the voice path heard, and what vsh will do with it.
@@ -118,7 +117,7 @@ public final class VoicePipeline {
                 case .belowSNR(let cut): if segment.snr < cut { samples = processed }
                 }
             }
-            let recognition = recognizer.recognize(samples, start: segment.start, snr: segment.snr)
+            let recognition = recognizer.recognize(samples, start: segment.start)
             let decoding = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
             var utterance = Utterance(
                 recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,

@@ -23,3 +23,18 @@ public final class ScriptedLineReader: LineReader {
 
     public func addToRecall(_ line: String) { recalled.append(line) }
 }
+
+/// Audio from memory, delivered in the pieces the reader asks for, then the end.
+public final class FakeAudioSource: AudioSource {
+    public let name = "test audio"
+    private var samples: ArraySlice<Int16>
+
+    public init(_ samples: [Int16]) { self.samples = samples[...] }
+
+    public func read(into buffer: inout [Int16]) throws -> Int {
+        let n = min(buffer.count, samples.count)
+        buffer.replaceSubrange(0..<n, with: samples.prefix(n))
+        samples = samples.dropFirst(n)
+        return n
+    }
+}

@@ -4,17 +4,7 @@ import VshTestSupport
 
 /// `vsh listen --from FILE`: real decoding of human recordings with PocketSphinx.
 @Suite struct ListenTests {
-    /// The human recordings: ../shared/eval/real beside the checkout (as CI has it),
-    /// or $VSH_EVAL/real.
-    static let real: String = {
-        if let eval = ProcessInfo.processInfo.environment["VSH_EVAL"], !eval.isEmpty { return eval + "/real" }
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/eval/real").path
-        precondition(FileManager.default.fileExists(atPath: path + "/goforward.raw"),
-                     "the speech recordings are not at \(path): put shared/ beside the checkout or set VSH_EVAL")
-        return path
-    }()
+    static let real = EvalData.real
 
     struct Line: Decodable {
         var text: String

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import VshCore
+import VshTestSupport
+@testable import VshAudio
+
+/// The whole voice path with its real parts: ALSA capture, SpeexDSP, the endpointer and
+/// PocketSphinx, over human recordings.
+@Suite struct VoicePathTests {
+    static let model = Settings().modelDirectory
+
+    /// Cards and "go forward" in one grammar, so one stream can hold both.
+    static let jsgf = """
+        #JSGF V1.0;
+        grammar test;
+        public <say> = go forward ten meters | <card> | <card> <card> <card>;
+        <card> = <rank> [of] <suit>;
+        <suit> = clubs | hearts | diamonds | spades;
+        <rank> = ace | two | three | four | five | six | seven | eight | nine | ten | jack | queen | king;
+        """
+
+    static func recognizer(_ dir: TempDirectory) throws -> SphinxCommandRecognizer {
+        PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
+        return try SphinxCommandRecognizer(
+            settings: .init(modelDirectory: model), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
+            workDirectory: dir.path)
+    }
+
+    /// Quiet room noise, deterministic, about as loud as the recordings' own background
+    /// (a step up in noise level is itself a sound the endpointer hears).
+    static func roomNoise(seconds: Double) -> [Int16] {
+        var seed: UInt32 = 7
+        return (0..<Int(seconds * 16_000)).map { _ in
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return Int16(Int(seed >> 16) % 17 - 8)
+        }
+    }
+
+    static func utterances(_ pipeline: VoicePipeline) throws -> [Utterance] {
+        var found: [Utterance] = []
+        try pipeline.run { event in
+            if case .utterance(let u) = event { found.append(u) }
+            return true
+        }
+        return found
+    }
+
+    /// Three commands separated by pauses in one stream: one result each, in order, at
+    /// the right times.
+    @Test func aSessionOfThreeCommandsGivesThreeResults() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let parts = [
+            try FileAudioSource.readAll(path: EvalData.real + "/cards/001.wav"),
+            try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw"),
+            try FileAudioSource.readAll(path: EvalData.real + "/cards/003.wav"),
+        ]
+        var stream = Self.roomNoise(seconds: 1)
+        var starts: [Double] = []
+        for part in parts {
+            starts.append(Double(stream.count) / 16_000)
+            stream += part + Self.roomNoise(seconds: 1.2)
+        }
+        let pipeline = VoicePipeline(
+            source: FakeAudioSource(stream), frontEnd: nil, endpointer: Endpointer(), recognizer: try Self.recognizer(dir),
+            threshold: 0.5, interpret: { ($0.joined(separator: " "), $0.joined(separator: " ")) })
+        let found = try Self.utterances(pipeline)
+        #expect(found.map(\.line) == ["ten of clubs", "go forward ten meters", "seven of clubs"])
+        for (u, start) in zip(found, starts) {
+            #expect(u.start >= start - 0.45 && u.start < start + 1, "utterance at \(u.start), audio at \(start)")
+        }
+    }
+
+    /// ALSA's `file` PCM plays a recording in as if it were a microphone at 48 kHz; the
+    /// capture path resamples it and the command comes out.
+    @Test func aCommandThroughALSACapture() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let speech = try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw")
+        let padded = Self.roomNoise(seconds: 0.5) + speech + Self.roomNoise(seconds: 1)
+        // Upsample to 48 kHz so that capture has to resample back down.
+        let resampler = try Resampler(from: 16_000, to: 48_000)
+        let at48k = resampler.process(padded)
+        let input = dir.file("mic.raw")
+        try at48k.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: input))
+        let config = AlsaTests.config(input: URL(fileURLWithPath: input))
+        let capture = try AlsaCapture(device: "vshtest", rate: 48_000, configText: config)
+        let source = try MicrophoneSource(capture: capture, maxSeconds: Double(padded.count) / 16_000)
+        let pipeline = VoicePipeline(
+            source: source, frontEnd: SpeexFrontEnd(settings: .init(denoise: true, gainControl: false)),
+            frontEndUse: .belowSNR(24), endpointer: Endpointer(), recognizer: try Self.recognizer(dir),
+            threshold: 0.5, interpret: { ($0.joined(separator: " "), $0.joined(separator: " ")) })
+        let found = try Self.utterances(pipeline)
+        #expect(found.map(\.line) == ["go forward ten meters"])
+    }
+
+    /// Noise suppression takes most of the energy out of steady noise and leaves a tone's.
+    @Test func speexNoiseSuppressionOnAndOff() {
+        var seed: UInt32 = 99
+        let noise = (0..<32_000).map { _ -> Int16 in
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return Int16(Int(seed >> 16) % 4_001 - 2_000)
+        }
+        func energy(_ x: ArraySlice<Int16>) -> Double { x.reduce(0) { $0 + Double($1) * Double($1) } / Double(x.count) }
+        func run(_ denoise: Bool, _ input: [Int16]) -> [Int16] {
+            let frontEnd = SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: false))
+            var audio = input
+            frontEnd.process(&audio)
+            return audio
+        }
+        #expect(run(false, noise) == noise)
+        let cleaned = run(true, noise)
+        #expect(cleaned.count == noise.count)
+        // After the first half second (the noise estimate settling): at least 10 dB less.
+        let reduction = 10 * log10(energy(noise[8_000...]) / max(1, energy(cleaned[8_000...])))
+        #expect(reduction > 10, "noise reduced by \(reduction) dB")
+    }
+}
