@@ -45,8 +45,8 @@ struct TranscribeCommand: ParsableCommand {
         PocketSphinxLog.send(to: app.paths.state + "/pocketsphinx.log")
         let recognizer: StreamingRecognizer
         if let keywords {
-            recognizer = try SphinxKeywordSpotter(
-                modelDirectory: app.settings.modelDirectory, phrases: Self.phrases(keywords),
+            recognizer = try SphinxDictation(
+                modelDirectory: app.settings.modelDirectory, keyphrases: Self.phrases(keywords),
                 threshold: keywordsThreshold, workDirectory: app.paths.state)
         } else {
             recognizer = try SphinxDictation(modelDirectory: app.settings.modelDirectory)
@@ -58,7 +58,7 @@ struct TranscribeCommand: ParsableCommand {
                 let pipeline = DictationPipeline(
                     source: try FileAudioSource(path: file), frontEnd: VoiceSetup.frontEnd(app.settings),
                     useProcessed: app.settings.denoise == .on, endpointer: VoiceSetup.endpointer(app.settings),
-                    recognizer: recognizer)
+                    recognizer: recognizer, interim: interim)
                 try pipeline.run { event in
                     switch event {
                     case .speechStarted:

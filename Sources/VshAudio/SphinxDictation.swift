@@ -1,13 +1,15 @@
 import Foundation
 import VshCore
 
-/// Dictation: free speech decoded live with the en-us language model and the full
-/// pronunciation dictionary. Loading them takes about 0.3 s and 100 MB, so vsh creates
-/// one only when something dictates (`record`, `transcribe`).
+/// Free speech with PocketSphinx: dictation with the en-us language model and the full
+/// pronunciation dictionary, or spotting a few keyphrases in any speech ("stop
+/// recording" while dictating).
 public final class SphinxDictation: StreamingRecognizer {
     private let decoder: PocketSphinxDecoder
     private var start = 0.0
 
+    /// Dictation. Loading the language model and dictionary takes about 0.3 s and
+    /// 100 MB, so vsh creates one only when something dictates.
     public init(modelDirectory: String) throws {
         let model = SpeechModel(directory: modelDirectory)
         decoder = try PocketSphinxDecoder(arguments: [
@@ -15,32 +17,11 @@ public final class SphinxDictation: StreamingRecognizer {
         ])
     }
 
-    public func begin(at start: Double) {
-        self.start = start
-        decoder.start()
-    }
-
-    public func feed(_ samples: [Int16]) -> String {
-        decoder.process(samples)
-        return decoder.partial
-    }
-
-    public func end() -> Recognition {
-        SphinxWords.recognition(decoder.end(), start: start)
-    }
-}
-
-/// Keyword spotting: listens for a few phrases in any speech ("stop recording" while
-/// dictating), each with a detection threshold; spotted phrases are the result.
-public final class SphinxKeywordSpotter: StreamingRecognizer {
-    private let decoder: PocketSphinxDecoder
-    private var start = 0.0
-
-    /// `threshold`: the detection threshold PocketSphinx compares the phrase's
-    /// posterior with (1e-50 spots almost anything, 1 almost nothing).
-    public init(modelDirectory: String, phrases: [String], threshold: Double, workDirectory: String) throws {
+    /// Keyword spotting. `threshold`: the detection threshold PocketSphinx compares a
+    /// phrase's posterior with (1e-50 spots almost anything, 1 almost nothing).
+    public init(modelDirectory: String, keyphrases: [String], threshold: Double, workDirectory: String) throws {
         let model = SpeechModel(directory: modelDirectory)
-        let words = Set(phrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
+        let words = Set(keyphrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
         let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: words).subset(words)
         if !missing.isEmpty {
             throw AudioError("keywords the dictionary does not know: \(missing.sorted().joined(separator: ", "))")
@@ -48,7 +29,7 @@ public final class SphinxKeywordSpotter: StreamingRecognizer {
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         let base = workDirectory + "/keywords-\(getpid())"
         try dictText.write(toFile: base + ".dict", atomically: true, encoding: .utf8)
-        let list = phrases.map { "\($0.lowercased()) /\(threshold)/\n" }.joined()
+        let list = keyphrases.map { "\($0.lowercased()) /\(threshold)/\n" }.joined()
         try list.write(toFile: base + ".list", atomically: true, encoding: .utf8)
         defer {
             try? FileManager.default.removeItem(atPath: base + ".dict")
@@ -71,6 +52,10 @@ public final class SphinxKeywordSpotter: StreamingRecognizer {
 
     public func end() -> Recognition {
         SphinxWords.recognition(decoder.end(), start: start)
+    }
+
+    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+        SphinxWords.recognition(decoder.decode(samples), start: start)
     }
 }
 

@@ -39,9 +39,12 @@ public struct AudioError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Recognises speech as it arrives: dictation with a language model, or keyword
-/// spotting. One utterance at a time: `begin`, `feed` (returns the words so far), `end`.
+/// Recognises free speech: dictation with a language model, or keyword spotting.
+/// Either as it arrives, one utterance at a time (`begin`, `feed` returns the words so
+/// far, `end`), or a whole utterance at once, which is more accurate: the decoder can
+/// normalise the audio over the whole utterance rather than guess from what came before.
 public protocol StreamingRecognizer: AnyObject {
+    func recognize(_ samples: [Int16], start: Double) -> Recognition
     /// `start`: where the utterance begins in the stream (seconds), for word times.
     func begin(at start: Double)
     /// Adds audio; returns the hypothesis so far (a partial result).

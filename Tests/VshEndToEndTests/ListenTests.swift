@@ -54,6 +54,19 @@ import VshTestSupport
         #expect(lines.map(\.text) == [said])
     }
 
+    /// Read sentences are speech, but not commands: none of them may run one, though the
+    /// grammar search alone maps every one of them to some command.
+    @Test func outOfGrammarSpeechRunsNothing() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let grammar = EvalData.repository + "/bench/commands.gram"
+        for sentence in EvalData.librivox() {
+            let lines = try listen(vsh, ["--from", sentence.path, "--grammar", grammar])
+            #expect(!lines.isEmpty, "the sentence is heard as speech")
+            #expect(lines.allSatisfy { $0.command == nil }, "\(sentence.path): \(lines.map(\.text))")
+        }
+    }
+
     @Test func missingFileIsAClearError() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// `vsh transcribe`: dictation with the language model and keyword spotting, on human
+/// recordings.
+@Suite struct TranscribeTests {
+    struct Line: Decodable {
+        var file: String
+        var text: String?
+        var partial: String?
+        var start: Double?
+        var end: Double?
+    }
+
+    func transcribe(_ vsh: VshBinary, _ arguments: [String]) throws -> [Line] {
+        let result = try vsh.run(["transcribe", "--json"] + arguments)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr == "", "PocketSphinx must log to its file, not the terminal")
+        return try result.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(Line.self, from: Data($0.utf8))
+        }
+    }
+
+    /// Read sentences come out close to what was said (PocketSphinx's stock decoder gets
+    /// these two at 13% and 29% word error; the bench compares all five).
+    @Test func dictationOfReadSentences() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let sentences = EvalData.librivox().filter { $0.path.hasSuffix("0920.wav") || $0.path.hasSuffix("0930.wav") }
+        #expect(sentences.count == 2)
+        for sentence in sentences {
+            let lines = try transcribe(vsh, [sentence.path])
+            let text = lines.compactMap(\.text).joined(separator: " ")
+            let wer = EvalData.wordErrorRate(text, sentence.words)
+            #expect(wer < 0.35, "heard \"\(text)\" for \"\(sentence.words)\": \(wer)")
+            #expect(lines.allSatisfy { $0.file == sentence.path })
+        }
+    }
+
+    /// Partial results come while the utterance is decoded, then the final text.
+    @Test func interimResults() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let file = EvalData.real + "/cards/001.wav"
+        let lines = try transcribe(vsh, ["--interim", file])
+        let partials = lines.compactMap(\.partial)
+        #expect(partials.count >= 2)
+        #expect(partials.allSatisfy { !$0.isEmpty })
+        #expect(lines.last?.text == "ten of clubs")
+    }
+
+    /// A keyphrase is spotted, with its time, where it is said, and not in other speech.
+    @Test func keywordSpotting() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let cards = try transcribe(vsh, ["--keywords", "ten of clubs, stop recording", EvalData.real + "/cards/001.wav"])
+        #expect(cards.map(\.text) == ["ten of clubs"])
+        if let hit = cards.first, let start = hit.start, let end = hit.end {
+            #expect(start >= 0 && start < end && end <= 1.1)
+        }
+        let elsewhere = try transcribe(vsh, ["--keywords", "ten of clubs, stop recording"] + EvalData.librivox().map(\.path))
+        #expect(elsewhere.isEmpty, "spotted \(elsewhere.compactMap(\.text))")
+    }
+
+    @Test func badArgumentsAreClearErrors() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let missing = try vsh.run(["transcribe", "/nonexistent/a.wav"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read audio file '/nonexistent/a.wav'"))
+        let threshold = try vsh.run(["transcribe", "--keywords", "stop", "--keywords-threshold", "2", "x.wav"])
+        #expect(threshold.status != 0)
+        #expect(threshold.stderr.contains("--keywords-threshold must be above 0 and at most 1"))
+        let unknown = try vsh.run(["transcribe", "--keywords", "stop vshzzq", EvalData.real + "/cards/001.wav"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("vshzzq"))
+    }
+}
