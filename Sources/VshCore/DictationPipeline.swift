@@ -32,28 +32,16 @@ public final class DictationPipeline {
         self.recognizer = recognizer
     }
 
-    /// Reads the source to its end (or until `onEvent` returns false). `onAudio` sees
-    /// every chunk of raw audio as it arrives (for recording and level meters).
-    public func run(chunk: Int = 480, onAudio: ([Int16]) -> Void = { _ in }, onEvent: (Event) -> Bool) throws {
-        var buffer = [Int16](repeating: 0, count: chunk)
-        var pending: [Int16] = []
+    /// Reads the source to its end, or until `onAudio` or `onEvent` returns false.
+    /// `onAudio` sees every chunk of raw audio as it arrives (for level meters, and to
+    /// check for a stop request while nobody speaks).
+    public func run(chunk: Int = 480, onAudio: ([Int16]) -> Bool = { _ in true }, onEvent: (Event) -> Bool) throws {
+        var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
         var lastPartial = ""
         while true {
-            let n = try source.read(into: &buffer)
-            if n > 0 { onAudio(Array(buffer[0..<n])) }
-            pending += buffer[0..<n]
-            let whole = pending.count / Endpointer.frameLength * Endpointer.frameLength
-            let raw = Array(pending[0..<whole])
-            pending.removeFirst(whole)
-            var processed: [Int16]? = nil
-            if let frontEnd {
-                var copy = raw
-                frontEnd.process(&copy)
-                processed = copy
-            }
-            var events = endpointer.feed(raw, processed: processed)
-            if n == 0 { events += endpointer.finish() }
+            let (read, events) = try feed.step()
+            if !read.isEmpty, !onAudio(Array(read)) { return }
             for event in events {
                 switch event {
                 case .speechStarted(let t):
@@ -81,7 +69,7 @@ public final class DictationPipeline {
                     if !onEvent(.partial(partial)) { return }
                 }
             }
-            if n == 0 { return }
+            if read.isEmpty { return }
         }
     }
 }

@@ -12,9 +12,16 @@ public final class Endpointer {
         /// 10 dB missed soft word onsets in white and pink noise (white 56%, pink 36%);
         /// 4 dB lifted them to 84% and 67% with clean speech unchanged.
         public var threshold: Double = 4
+        /// dB above the floor that keeps an utterance going once it has started: lower
+        /// than `threshold`, so that dips between words in noise do not end it early.
+        public var holdThreshold: Double = 2
         /// Frames (10 ms) above the threshold in a row that start speech.
         public var startFrames = 5
         /// Milliseconds of quiet that end an utterance.
+        /// Measured on the synthetic command corpus: 300 ms and 200 ms (with
+        /// `holdThreshold` 2 dB) score the same (80.8% and 80.6%), 150 ms splits words in
+        /// noise (77.5%, twice the false accepts). But people pause inside commands:
+        /// 200 ms cut a human "four | queen of clubs" in two. 300 ms keeps it whole.
         public var hangover = 300
         /// Milliseconds of audio kept before speech starts and after it ends: the
         /// recogniser needs silence around the words, and soft onsets lie below the
@@ -70,6 +77,7 @@ public final class Endpointer {
     private var speechStartFrame = 0
     private var lastSpeechFrame = 0
     private var loudest = 0.0                // dB, within the utterance
+    private var previousEnd = 0              // stream sample where the last utterance ended
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -134,7 +142,7 @@ public final class Endpointer {
         }
         let db = 10 * log10(energy / Double(Self.frameLength) + 1)
         let noise = floor ?? db
-        let speech = db > noise + settings.threshold
+        let speech = db > noise + (inSpeech ? settings.holdThreshold : settings.threshold)
         if !inSpeech {
             // Follow the floor down quickly and up slowly.
             floor = noise + (db < noise ? 0.2 : 0.01) * (db - noise)
@@ -171,9 +179,12 @@ public final class Endpointer {
         guard speechFrames * 10 >= settings.minimumSpeech else { return [] }
         let first = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
         let last = min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10) * Self.frameLength
-        let from = max(first, historyStart)
+        // The padding never reaches back into the previous utterance: its words would be
+        // heard twice.
+        let from = max(first, historyStart, previousEnd)
         let to = min(last, historyStart + history.count)
         guard to > from else { return [] }
+        previousEnd = to
         let range = (from - historyStart)..<(to - historyStart)
         let processed = processedHistory.count == history.count ? Array(processedHistory[range]) : nil
         return [.utterance(Segment(

@@ -33,6 +33,42 @@ public enum EvalData {
         }
     }
 
+    /// One file of the spoken-command corpus: what it says (commands separated by ` | `).
+    public struct Spoken: Sendable {
+        public var id: String
+        public var path: String
+        public var condition: String
+        public var expected: String
+    }
+
+    /// The spoken-command corpus, made by ../shared/eval/make-commands-corpus (espeak-ng,
+    /// flite, sox; about 3 s) into a temporary directory once per generator version.
+    public static func commandCorpus() throws -> [Spoken] {
+        let generator = directory + "/make-commands-corpus"
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: generator)[.modificationDate] as? Date)
+            .map { Int($0.timeIntervalSince1970) } ?? 0
+        let out = FileManager.default.temporaryDirectory.path + "/vsh-corpus-\(getuid())-\(stamp)"
+        let manifest = out + "/manifest.tsv"
+        if !FileManager.default.fileExists(atPath: manifest) {
+            let scratch = out + ".\(getpid())"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: generator)
+            process.arguments = [scratch]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            precondition(process.terminationStatus == 0, "\(generator) failed (it needs espeak-ng, flite, sox and python3-numpy)")
+            // Another test process may have finished first; either copy will do.
+            if rename(scratch, out) != 0 { try? FileManager.default.removeItem(atPath: scratch) }
+        }
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let c = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard c.count >= 4 else { return nil }
+            return Spoken(id: c[0], path: out + "/" + c[1], condition: c[2], expected: c[3])
+        }
+    }
+
     /// Word error rate of `hypothesis` against `reference`: word-level edit distance over
     /// the reference length.
     public static func wordErrorRate(_ hypothesis: String, _ reference: String) -> Double {

@@ -79,6 +79,15 @@ import Testing
         #expect(abs((found.first?.end ?? 0) - 1.9) < 0.06)
     }
 
+    /// Two words with a pause just longer than the hangover: two utterances, and the
+    /// second's padding does not reach back over the first word (it would be heard twice).
+    @Test func utterancesNeverOverlap() {
+        let audio = Self.signal([(1.0, false), (0.4, true), (0.35, false), (0.4, true), (1.0, false)])
+        let found = Self.utterances(Self.run(audio))
+        #expect(found.count == 2)
+        if found.count == 2 { #expect(found[1].start >= found[0].end) }
+    }
+
     @Test func aSegmentKnowsItsSpeechEndDecisionTimeAndLoudness() {
         let audio = Self.signal([(1.0, false), (0.6, true), (1.0, false)])
         guard case .utterance(let segment)? = Self.run(audio).last else {
@@ -130,5 +139,24 @@ import Testing
     @Test func speechRunningToTheEndIsFinished() {
         let audio = Self.signal([(1.0, false), (0.7, true)])
         #expect(Self.utterances(Self.run(audio)).count == 1)
+    }
+}
+
+@Suite struct LevelMeterTests {
+    @Test(arguments: [
+        (-Double.infinity, "····"), (-90.0, "····"), (-60.0, "····"), (-30.0, "██··"), (0.0, "████"), (6.0, "████"),
+        (Double.nan, "····"),
+    ])
+    func bar(_ level: Double, _ expected: String) {
+        #expect(LevelMeter.bar(level, width: 4) == expected)
+    }
+
+    @Test func levelIsTheRMSOfTheLast100ms() {
+        var meter = LevelMeter()
+        #expect(meter.level == -.infinity)
+        meter.add([Int16](repeating: 16_384, count: 1_600))  // half of full scale: −6 dBFS
+        #expect(abs(meter.level - -6.02) < 0.01)
+        meter.add([Int16](repeating: 0, count: 1_599))
+        #expect(abs(meter.level - -6.02) < 0.01, "not updated before 100 ms have passed")
     }
 }
