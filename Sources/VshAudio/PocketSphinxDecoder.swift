@@ -113,6 +113,27 @@ final class PocketSphinxDecoder {
         return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)
     }
 
+    /// After a decode: up to `limit` distinct word sequences from the lattice's n-best
+    /// list, best first (fillers and variants such as `record(2)` kept as PocketSphinx
+    /// gives them). Looks at no more than `paths` paths; the list may include partial
+    /// phrases of a grammar. Empty when the search made no lattice.
+    func nbest(limit: Int, paths: Int = 30) -> [String] {
+        var found: [String] = []
+        var iterator = ps_nbest(decoder)
+        var seen = 0
+        while let current = iterator, found.count < limit, seen < paths {
+            var score: Int32 = 0
+            if let text = ps_nbest_hyp(current, &score).map({ String(cString: $0) }), !text.isEmpty,
+               !found.contains(text) {
+                found.append(text)
+            }
+            seen += 1
+            iterator = ps_nbest_next(current)
+        }
+        if let iterator { ps_nbest_free(iterator) }
+        return found
+    }
+
     /// How many phones the dictionary gives `word` (its first pronunciation), or 0.
     func phoneCount(_ word: String) -> Int {
         guard let phones = ps_lookup_word(decoder, word) else { return 0 }

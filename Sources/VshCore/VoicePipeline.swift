@@ -6,10 +6,15 @@ public struct Recognition: Sendable, Equatable {
     public var words: [RecognizedWord]
     /// How sure the recogniser is that the utterance is this phrase of the grammar, 0…1.
     public var confidence: Double
+    /// Other phrases that fit the audio, best first, as words (the best one not repeated;
+    /// may hold partial phrases): what "did you mean" offers when the confidence is low.
+    /// Empty when the recogniser cannot tell.
+    public var alternatives: [[String]] = []
 
-    public init(words: [RecognizedWord], confidence: Double) {
+    public init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = []) {
         self.words = words
         self.confidence = confidence
+        self.alternatives = alternatives
     }
 
     public var text: String { words.map(\.word).joined(separator: " ") }
@@ -32,7 +37,8 @@ public struct Utterance: Sendable, Equatable {
     public var start: Double
     public var end: Double
     /// Seconds from the end of speech to this result: the endpointer's wait for silence
-    /// plus the decoding time.
+    /// plus the decoding time (the CPU time the decode took, so that a busy machine
+    /// does not blur what vsh itself costs).
     public var latency: Double
 }
 
@@ -79,29 +85,21 @@ public final class VoicePipeline {
 
     /// Reads the source to its end (or until `onEvent` returns false), reporting events.
     public func run(chunk: Int = 480, onEvent: (Event) -> Bool) throws {
-        var buffer = [Int16](repeating: 0, count: chunk)
-        var pending: [Int16] = []
+        var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         while true {
-            let n = try source.read(into: &buffer)
-            pending += buffer[0..<n]
-            // The front end works in whole 10 ms frames; keep the raw and processed
-            // audio aligned by feeding only whole frames.
-            let whole = pending.count / Endpointer.frameLength * Endpointer.frameLength
-            let raw = Array(pending[0..<whole])
-            pending.removeFirst(whole)
-            var processed: [Int16]? = nil
-            if let frontEnd {
-                var copy = raw
-                frontEnd.process(&copy)
-                processed = copy
-            }
-            var events = endpointer.feed(raw, processed: processed)
-            if n == 0 { events += endpointer.finish() }
+            let (read, events) = try feed.step()
             for event in events {
                 if !onEvent(handle(event)) { return }
             }
-            if n == 0 { return }
+            if read.isEmpty { return }
         }
+    }
+
+    /// CPU seconds this thread has used.
+    static func threadTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     func handle(_ event: Endpointer.Event) -> Event {
@@ -109,7 +107,7 @@ public final class VoicePipeline {
         case .speechStarted(let t):
             return .speechStarted(t)
         case .utterance(let segment):
-            let began = DispatchTime.now().uptimeNanoseconds
+            let began = Self.threadTime()
             var samples = segment.samples
             if let processed = segment.processed {
                 switch frontEndUse {
@@ -118,7 +116,7 @@ public final class VoicePipeline {
                 }
             }
             let recognition = recognizer.recognize(samples, start: segment.start)
-            let decoding = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+            let decoding = Self.threadTime() - began
             var utterance = Utterance(
                 recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,
                 latency: segment.closedAt - segment.speechEnd + decoding)
