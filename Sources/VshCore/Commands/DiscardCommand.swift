@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// `discard [ID]`: moves the recording just made (or the draft ID) to the trash.
+public struct DiscardCommand: ShellCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "discard", abstract: "Move the recording just made, or a draft, to the trash.")
+    public static let info = CommandInfo(
+        name: "discard", summary: "Move the recording just made, or a draft, to the trash",
+        spokenForms: [SpokenForm("discard [recording]", runs: "discard")],
+        destructive: true)
+
+    @Argument(help: ArgumentHelp("The draft's id ('drafts' lists them).", valueName: "id"))
+    var id: String?
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let session = context.session
+        let chosen: TranscriptStore.Draft
+        if let id {
+            guard let found = try context.store.draft(id) else {
+                throw CommandError("no unsaved draft '\(id)'; 'drafts' lists them")
+            }
+            chosen = found
+        } else if let current = session.currentDraft {
+            chosen = current
+        } else {
+            throw CommandError("no recording was made in this session; give a draft's id ('drafts' lists them)")
+        }
+        try context.store.discard(chosen)
+        if session.currentDraft?.id == chosen.id { session.currentDraft = nil }
+        if context.interactive { context.output.line("discarded \(chosen.id); 'undo' brings it back") }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// `undo`: puts back what the last `delete` or `discard` moved to the trash.
+public struct UndoCommand: ShellCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "undo", abstract: "Bring back what the last delete or discard moved to the trash.")
+    public static let info = CommandInfo(
+        name: "undo", summary: "Bring back what the last delete or discard moved to the trash",
+        spokenForms: [SpokenForm("undo", runs: "undo")])
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let restored = try context.store.undo()
+        var parts: [String] = []
+        if !restored.items.isEmpty {
+            parts.append("\(counted(restored.items.count, "transcript")) (\(restored.items.joined(separator: ", ")))")
+        }
+        if !restored.drafts.isEmpty {
+            parts.append("\(counted(restored.drafts.count, "draft")) (\(restored.drafts.joined(separator: ", ")))")
+        }
+        context.output.line("restored " + (parts.isEmpty ? "nothing" : parts.joined(separator: " and ")))
+    }
+}

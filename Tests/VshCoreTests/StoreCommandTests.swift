@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import VshCore
+import VshTestSupport
+
+/// The transcript commands over a store holding two transcripts: "groceries" (1 in a
+/// listing, id 20261121-jg54) and "plumber" (2, id 20261120-f000).
+@Suite struct StoreCommandTests {
+    static func fixture() throws -> (StoreFixture, ShellHarness) {
+        let f = StoreFixture()
+        try f.save("call the plumber", at: "2026-11-20T11:22:40", title: "plumber")
+        try f.save("milk eggs bread", at: "2026-11-21T14:02:11", title: "groceries")
+        f.now = StoreFixture.date("2026-11-21T15:00:00")
+        return (f, f.harness())
+    }
+
+    static let listed = "Today\n  1  14:02   0:01  groceries\nYesterday\n  2  11:22   0:01  plumber\n"
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var script: [String]
+        var output: String
+        var error: String
+        var testDescription: String { script.joined(separator: " ⏎ ") }
+    }
+
+    @Test(arguments: [
+        Case(script: ["show 1"], output: "",
+             error: "line 1: error: show: '1' refers to a numbered listing, and there is none yet: run 'list' (or 'search WORDS') first, or give an id\n"),
+        Case(script: ["list", "show 3"], output: listed,
+             error: "line 2: error: show: there is no number 3 in the last listing (it has 1–2); run 'list' to see the numbers\n"),
+        Case(script: ["search nothing", "show 1"], output: "No transcript contains 'nothing'.\n",
+             error: "line 2: error: show: there is no number 1 in the last listing (it was empty); run 'list' to see the numbers\n"),
+        Case(script: ["show 20261121-zzzz"], output: "",
+             error: "line 1: error: show: no transcript with id '20261121-zzzz'; run 'list' to see the transcripts and their ids\n"),
+        Case(script: ["delete 20261121-jg54", "show 20261121-jg54"], output: "",
+             error: "line 2: error: show: transcript '20261121-jg54' is in the trash; 'undo' restores the last deletion, 'trash' lists them\n"),
+        Case(script: ["list", "delete 2 9"], output: listed,
+             error: "line 2: error: delete: there is no number 9 in the last listing (it has 1–2); run 'list' to see the numbers\n"),
+        Case(script: ["delete"], output: "",
+             error: "line 1: error: delete: say which transcripts to delete: numbers from 'list', or ids\nusage: delete [<number|id> ...]\n"),
+        Case(script: ["search"], output: "",
+             error: "line 1: error: search: give the words to search for\nusage: search [<words> ...] [--json]\n"),
+        Case(script: ["undo"], output: "", error: "line 1: error: undo: nothing to undo: the trash is empty\n"),
+        Case(script: ["list", "delete 1", "trash empty"], output: listed,
+             error: "line 3: error: trash: emptying the trash removes 1 transcript for good; to do it, run 'trash empty --yes'\n"),
+        Case(script: ["trash empty --yes", "trash"], output: "The trash is already empty.\nThe trash is empty.\n", error: ""),
+        Case(script: ["list --on 21/11/2026"], output: "",
+             error: "line 1: error: list: The value '21/11/2026' is invalid for '--on <date>'\nusage: list [--on <date>] [--since <date>] [--until <date>] [--json]\n"),
+        Case(script: ["list --on today --since today"], output: "",
+             error: "line 1: error: list: give either --on or --since/--until, not both\nusage: list [--on <date>] [--since <date>] [--until <date>] [--json]\n"),
+        Case(script: ["list --since today --until yesterday"], output: "",
+             error: "line 1: error: list: --since is after --until: no day is in that range\n"),
+        Case(script: ["discard"], output: "",
+             error: "line 1: error: discard: no recording was made in this session; give a draft's id ('drafts' lists them)\n"),
+        Case(script: ["save --draft 20261121-none"], output: "",
+             error: "line 1: error: save: no unsaved draft '20261121-none'; 'drafts' lists them\n"),
+        Case(script: ["drafts"], output: "No unsaved drafts.\n", error: ""),
+        Case(script: ["list", "delete 1", "undo", "list"],
+             output: listed + "restored 1 transcript (20261121-jg54)\n" + listed,
+             error: ""),
+    ])
+    func script(_ c: Case) throws {
+        let (f, harness) = try Self.fixture()
+        defer { withExtendedLifetime(f) {} }
+        _ = harness.script(c.script)
+        #expect(harness.output.text == c.output)
+        #expect(harness.error.text == c.error)
+    }
+
+    @Test func showPrintsTheHeaderTextAndASparkline() throws {
+        let (f, harness) = try Self.fixture()
+        defer { withExtendedLifetime(f) {} }
+        #expect(harness.script(["list", "show 1"]) == 0)
+        let shown = harness.output.text.components(separatedBy: "\n").drop { $0 != "groceries" }
+        #expect(Array(shown.prefix(7)) == [
+            "groceries",
+            "Id:       20261121-jg54",
+            "Created:  Sat 21 Nov 2026 14:02",
+            "Duration: 0:01 (medium, 16000 Hz, microphone default)",
+            "Audio:    \(f.path)/20261121-jg54.wav",
+            "",
+            "milk eggs bread",
+        ])
+        let sparkline = Array(shown)[8]
+        #expect(sparkline.count == 60)
+        #expect(sparkline.first == "▁" && sparkline.last == "█", "the fixture's tone rises: \(sparkline)")
+        try FileManager.default.removeItem(atPath: f.path + "/20261121-jg54.wav")
+        let again = f.harness()
+        #expect(again.script(["show 20261121-jg54"]) == 0)
+        #expect(again.output.text.contains("Audio:    missing (\(f.path)/20261121-jg54.wav)\n\nmilk eggs bread\n"))
+    }
+
+    @Test func jsonOutputHasTheDocumentedFields() throws {
+        let (f, harness) = try Self.fixture()
+        defer { withExtendedLifetime(f) {} }
+        #expect(harness.script(["show 20261121-jg54 --json"]) == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(harness.output.text.utf8)) as? [[String: Any]])
+        #expect(array.count == 1)
+        let object = array[0]
+        #expect(object["id"] as? String == "20261121-jg54")
+        #expect(object["title"] as? String == "groceries")
+        #expect(object["created"] as? String == "2026-11-21T14:02:11+01:00")
+        #expect(object["duration"] as? Double == 1)
+        #expect(object["quality"] as? String == "medium")
+        #expect(object["transcript"] as? String == "milk eggs bread")
+        #expect(object["audio"] as? String == f.path + "/20261121-jg54.wav")
+    }
+}
+
+@Suite struct StoreJSONTests {
+    @Test(arguments: ["", "plain", "quote \" and \\ back", "line\nbreak\ttab\r", "\u{01}\u{1F}", "café ☕️ 日本"])
+    func bytesAreEscapedAsJSONStringEscapes(_ text: String) {
+        var out: [UInt8] = []
+        var copy = text
+        copy.withUTF8 { CommandContext.appendJSON($0, to: &out) }
+        #expect(String(decoding: out, as: UTF8.self) == JSON.string(text))
+    }
+}
