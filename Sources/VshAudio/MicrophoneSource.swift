@@ -34,9 +34,13 @@ public final class MicrophoneSource: AudioSource {
         try self.init(capture: AlsaCapture(device: device, rate: deviceRate), maxSeconds: maxSeconds)
     }
 
+    /// Sees every piece of audio as the device delivered it, at its rate (recording).
+    private let tap: (([Int16]) -> Void)?
+
     /// Delivers `capture`'s audio at 16 kHz, ending after `maxSeconds` when given.
-    public init(capture: AlsaCapture, maxSeconds: Double? = nil) throws {
+    public init(capture: AlsaCapture, maxSeconds: Double? = nil, tap: (([Int16]) -> Void)? = nil) throws {
         self.capture = capture
+        self.tap = tap
         self.maxSeconds = maxSeconds
         limit = maxSeconds.map { max(0, Int(($0 * Double(MicrophoneSource.outputRate)).rounded())) }
         resampler = capture.rate == MicrophoneSource.outputRate
@@ -55,7 +59,9 @@ public final class MicrophoneSource: AudioSource {
             while pendingStart == pending.count {
                 let got = try capture.read(into: &deviceChunk)
                 guard got > 0 else { return 0 }
-                pending = resampler.process(got == deviceChunk.count ? deviceChunk : Array(deviceChunk[..<got]))
+                let chunk = got == deviceChunk.count ? deviceChunk : Array(deviceChunk[..<got])
+                tap?(chunk)
+                pending = resampler.process(chunk)
                 pendingStart = 0
             }
             count = min(wanted, pending.count - pendingStart)
@@ -65,6 +71,7 @@ public final class MicrophoneSource: AudioSource {
             count = try buffer.withUnsafeMutableBufferPointer {
                 try capture.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<wanted]))
             }
+            tap?(Array(buffer[0..<count]))
         }
         delivered += count
         return count

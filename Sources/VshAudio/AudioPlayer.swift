@@ -1,0 +1,41 @@
+import Foundation
+import VshCore
+
+/// Plays an audio file through ALSA at the file's own rate (so a recording comes out
+/// sample for sample), reporting the level and position as it goes.
+public enum AudioPlayer {
+    /// Blocks until the file has played, or `progress` returns false (then it stops at
+    /// once, dropping what is queued).
+    public static func play(
+        path: String, device: String, configText: String? = nil,
+        progress: (_ level: Double, _ position: Double) -> Bool
+    ) throws {
+        let file = try AudioFile(path: path)
+        let playback = try AlsaPlayback(device: device, rate: file.sampleRate, configText: configText)
+        defer { playback.close() }
+        let frames = max(1, file.sampleRate / 10)  // 100 ms: the meter's pace
+        var floats = [Float](repeating: 0, count: frames * file.channels)
+        var played = 0
+        while true {
+            let got = try floats.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: frames) }
+            if got == 0 { break }
+            var samples = [Int16](repeating: 0, count: got)
+            var sum = 0.0
+            for i in 0..<got {
+                var mixed: Float = 0
+                for c in 0..<file.channels { mixed += floats[i * file.channels + c] }
+                let value = Int16(clamping: Int((mixed / Float(file.channels) * 32_768).rounded()))
+                samples[i] = value
+                sum += Double(value) * Double(value)
+            }
+            try playback.write(samples)
+            played += got
+            let level = 10 * log10(sum / Double(got) / (32_768.0 * 32_768.0) + 1e-12)
+            if !progress(level, Double(played) / Double(file.sampleRate)) {
+                playback.stop()
+                return
+            }
+        }
+        try playback.drain()
+    }
+}

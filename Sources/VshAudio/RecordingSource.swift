@@ -1,0 +1,74 @@
+import Foundation
+import VshCore
+
+/// The microphone or a file as a recording: audio read is written to a WAV file at the
+/// recording's rate, and handed on at 16 kHz for recognition.
+public final class RecordingSource: RecordingInput {
+    public let name: String
+    public let description: String
+    public let sampleRate: Int
+    private let read16k: (inout [Int16]) throws -> Int
+    private var writer: WavWriter?
+    /// Converts what recognition gets (16 kHz) to the file's rate, for file inputs; the
+    /// microphone writes the device's own audio instead.
+    private let toFileRate: Resampler?
+    private let close: () -> Void
+    /// Files write what recognition reads; the microphone writes in its capture tap.
+    private let writesOnRead: Bool
+
+    /// The microphone: `device` opened at `rate` (or the nearest rate it offers).
+    public static func microphone(device: String, rate: Int) throws -> RecordingSource {
+        let capture = try AlsaCapture(device: device, rate: rate)
+        return try RecordingSource(capture: capture)
+    }
+
+    init(capture: AlsaCapture, maxSeconds: Double? = nil) throws {
+        name = capture.name
+        description = "microphone \(capture.name)"
+        sampleRate = capture.rate
+        toFileRate = nil
+        writesOnRead = false
+        let tap = TapBox()
+        let mic = try MicrophoneSource(capture: capture, maxSeconds: maxSeconds, tap: { tap.write?($0) })
+        read16k = { try mic.read(into: &$0) }
+        close = { mic.close() }
+        tap.write = { [unowned self] samples in try? self.writer?.append(samples) }
+    }
+
+    /// A file, recorded until it ends, written at `rate`.
+    public init(file: String, rate: Int) throws {
+        let source = try FileAudioSource(path: file)
+        name = source.name
+        description = "file \((file as NSString).lastPathComponent)"
+        sampleRate = rate
+        toFileRate = rate == FileAudioSource.outputRate ? nil : try Resampler(from: FileAudioSource.outputRate, to: rate)
+        read16k = { try source.read(into: &$0) }
+        close = {}
+        writesOnRead = true
+    }
+
+    public func startWriting(to path: String) throws {
+        writer = try WavWriter(path: path, sampleRate: sampleRate)
+    }
+
+    public var writtenSeconds: Double { writer?.duration ?? 0 }
+
+    public func read(into buffer: inout [Int16]) throws -> Int {
+        let n = try read16k(&buffer)
+        if n > 0, writesOnRead, let writer {
+            let samples = Array(buffer[0..<n])
+            try writer.append(toFileRate?.process(samples) ?? samples)
+        }
+        return n
+    }
+
+    public func finish() throws {
+        close()
+        try writer?.finish()
+    }
+}
+
+/// Lets the capture tap reach the writer that is created after it.
+private final class TapBox {
+    var write: (([Int16]) -> Void)?
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// record, save and play through the built binary, with real dictation, a real store
+/// and ALSA `file` PCMs standing in for the sound card.
+@Suite struct RecordTests {
+    static let sentence = EvalData.librivox().first { $0.path.hasSuffix("0920.wav") }!
+
+    /// An ALSA configuration (ALSA_CONFIG_PATH) with `vshin`, capturing `input` over and
+    /// over (the file PCM repeats stale data after the file ends, like a microphone that
+    /// never stops), and `vshout`, writing what is played to `output`.
+    static func alsa(_ dir: TempDirectory, input: String, output: String) -> [String: String] {
+        dir.write("""
+            pcm.vshin { type file slave.pcm { type null } file "/dev/null" infile "\(input)" format "raw" }
+            pcm.vshout { type file slave.pcm { type null } file "\(output)" format "raw" }
+            """, to: "asound.conf")
+        return ["ALSA_CONFIG_PATH": dir.file("asound.conf")]
+    }
+
+    /// The sentence as raw 16 kHz audio, for the `vshin` capture device to play in.
+    static func microphoneInput(_ dir: TempDirectory) throws -> String {
+        let raw = dir.file("mic.raw")
+        try wavData(sentence.path).write(to: URL(fileURLWithPath: raw))
+        return raw
+    }
+
+    /// The 16-bit samples of a WAV file's data chunk (vsh writes a 44-byte header).
+    static func wavData(_ path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)
+    }
+
+    struct Listed: Decodable {
+        var id: String
+        var title: String
+        var duration: Double
+        var quality: String
+        var transcript: String
+        var audio: String
+    }
+
+    func listed(_ vsh: VshBinary, _ store: String) throws -> [Listed] {
+        let result = try vsh.run(["--store", store, "-c", "list --json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONDecoder().decode([Listed].self, from: Data(result.stdout.utf8))
+    }
+
+    /// A file recorded, saved and listed: the audio is kept sample for sample and the
+    /// transcript is what was said (near enough for dictation).
+    @Test func recordAFileSaveAndList() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let store = vsh.home.file("store")
+        let result = try vsh.run(["--store", store], stdin: "record --from \(Self.sentence.path)\nsave Austen\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Recorded 6.0 s: had he married"))
+        let items = try listed(vsh, store)
+        #expect(items.count == 1)
+        guard let item = items.first else { return }
+        #expect(item.title == "Austen")
+        #expect(item.quality == "medium")
+        #expect(abs(item.duration - 6.05) < 0.05)
+        #expect(EvalData.wordErrorRate(item.transcript, Self.sentence.words) < 0.35, "\(item.transcript)")
+        let source = try Self.wavData(Self.sentence.path)
+        #expect(try Self.wavData(item.audio) == source, "the recording is the file, sample for sample")
+    }
+
+    /// Low quality writes 8 kHz audio; recognition still hears 16 kHz.
+    @Test func lowQualityRecordsAt8kHz() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let store = vsh.home.file("store")
+        let result = try vsh.run(["--store", store], stdin: "quality low\nrecord --from \(Self.sentence.path) --title low\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        guard let item = try listed(vsh, store).first else {
+            Issue.record("nothing saved")
+            return
+        }
+        let header = try Data(contentsOf: URL(fileURLWithPath: item.audio)).prefix(44)
+        let rate = header[24..<28].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        #expect(rate == 8_000)
+        #expect(abs(item.duration - 6.05) < 0.05)
+        #expect(item.transcript.contains("married"))
+    }
+
+    /// play sends the recording to the output device unchanged.
+    @Test func playWritesTheRecordingToTheDevice() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let store = vsh.home.file("store")
+        let env = Self.alsa(dir, input: "/dev/null", output: dir.file("played.raw"))
+        var result = try vsh.run(["--store", store, "-c", "record --from \(Self.sentence.path) --title x"])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try vsh.run(["--store", store, "--audio-out", "vshout", "-c", "list; play 1"], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Played"))
+        let played = try Data(contentsOf: URL(fileURLWithPath: dir.file("played.raw")))
+        #expect(played == (try Self.wavData(Self.sentence.path)))
+    }
+
+    /// Killed while recording from a microphone, vsh leaves a draft holding the audio so
+    /// far; the next run lists it and can save it.
+    @Test func aRecordingKilledMidwayIsRecovered() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let raw = try Self.microphoneInput(dir)
+        let store = vsh.home.file("store")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VshBinary.path)
+        process.arguments = ["--store", store, "--audio-in", "vshin", "-c", "record"]
+        process.environment = vsh.environment(Self.alsa(dir, input: raw, output: "/dev/null"))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The file PCM is not paced: wait until a few seconds of audio are on disk.
+        let deadline = Date().addingTimeInterval(20)
+        var draftAudio: String?
+        while Date() < deadline {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: store + "/drafts")) ?? []
+            if let wav = files.first(where: { $0.hasSuffix(".wav") }),
+               let size = try? FileManager.default.attributesOfItem(atPath: store + "/drafts/" + wav)[.size] as? Int,
+               size > 3 * 32_000 {
+                draftAudio = store + "/drafts/" + wav
+                break
+            }
+            usleep(50_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(draftAudio != nil, "no draft audio appeared")
+        // The next interactive start offers it.
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--store", store], environment: vsh.environment(["TERM": "xterm"]))
+        let offer = try tty.waitFor("vsh> ")
+        #expect(offer.contains("You have an unsaved recording"), "\(offer)")
+        try tty.send("C-d")
+        _ = try tty.waitForExit()
+        let drafts = try vsh.run(["--store", store, "-c", "drafts"])
+        #expect(drafts.status == 0, "\(drafts.stderr)")
+        let id = draftAudio.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".wav", with: "") } ?? "?"
+        #expect(drafts.stdout.contains(id), "\(drafts.stdout)")
+        let saved = try vsh.run(["--store", store, "-c", "save --draft \(id) recovered"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let items = try listed(vsh, store)
+        #expect(items.map(\.title) == ["recovered"])
+        #expect((items.first?.duration ?? 0) >= 3)
+    }
+
+    /// At the prompt, recording shows a live status line (time, level meter, words so
+    /// far) and Enter stops it.
+    @Test func recordingAtThePromptShowsItsStatusAndStopsOnEnter() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let raw = try Self.microphoneInput(dir)
+        var env = vsh.environment(Self.alsa(dir, input: raw, output: "/dev/null"))
+        env["TERM"] = "xterm"
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--store", vsh.home.file("store"), "--audio-in", "vshin"], environment: env)
+        try tty.waitFor("vsh> ")
+        try tty.type("record")
+        try tty.send("Enter")
+        let status = try tty.waitFor("the status line", timeout: 30) { $0.contains("● 00:0") && $0.contains(" dB") }
+        #expect(status.contains("█"), "a level meter: \(status)")
+        try tty.send("Enter")
+        let done = try tty.waitFor("Not saved yet", timeout: 30)
+        #expect(done.contains("Recorded "))
+        try tty.type("save pty note")
+        try tty.send("Enter")
+        try tty.waitFor("pty note")
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+    }
+
+    @Test func withoutVoiceRecordSaysWhy() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--no-voice", "-c", "record"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--no-voice"))
+    }
+}

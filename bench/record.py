@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""record's cost: CPU seconds per second of audio for `vsh record --from FILE` (writing
+the WAV, SpeexDSP, endpointing, dictation with interim results, the store) beside stock
+pocketsphinx_continuous transcribing the same file with the same language model.
+
+VSH_BIN names the release binary (default .build/release/vsh).
+"""
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import wave
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VSH = os.environ.get("VSH_BIN", os.path.join(HERE, "..", ".build/release/vsh"))
+EVAL = os.environ.get("VSH_EVAL", os.path.join(HERE, "..", "..", "shared", "eval"))
+MODEL = "/usr/share/pocketsphinx/model/en-us"
+
+
+def cpu_of(argv, env=None):
+    """CPU seconds (user + system) the command used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        # One minute of read speech: the five librivox sentences, repeated, with pauses.
+        librivox = os.path.join(EVAL, "real", "librivox")
+        parts = sorted(f for f in os.listdir(librivox) if f.endswith(".wav"))
+        audio = os.path.join(tmp, "speech.wav")
+        frames = b""
+        silence = b"\0\0" * 8000
+        while len(frames) < 60 * 32000:
+            for name in parts:
+                with wave.open(os.path.join(librivox, name)) as w:
+                    frames += w.readframes(w.getnframes()) + silence
+        with wave.open(audio, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(16000)
+            w.writeframes(frames)
+        seconds = len(frames) / 32000
+        env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=tmp + "/config", XDG_STATE_HOME=tmp + "/state",
+                   XDG_DATA_HOME=tmp + "/data")
+        vsh = cpu_of([VSH, "--store", tmp + "/store", "-c", f"record --from {audio} --title bench"], env)
+        base = cpu_of(["pocketsphinx_continuous", "-infile", audio, "-hmm", MODEL + "/en-us",
+                       "-lm", MODEL + "/en-us.lm.bin", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"])
+        print(f"\n| record, {seconds:.0f} s of speech | vsh | pocketsphinx_continuous -lm | ratio |")
+        print("|---|---|---|---|")
+        print(f"| CPU s per s of audio | {vsh / seconds:.3f} | {base / seconds:.3f} | {vsh / base:.2f} |")
+        print(f"| share of one core in real time | {100 * vsh / seconds:.1f}% | {100 * base / seconds:.1f}% | |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
