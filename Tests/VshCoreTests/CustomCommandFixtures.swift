@@ -1,0 +1,48 @@
+import Foundation
+import VshCore
+import VshTestSupport
+
+/// Command files in a temporary directory, loaded on top of the built-ins.
+final class CommandFileFixture {
+    let directory = TempDirectory("vsh-commands")
+    static let dictionary = Settings().modelDirectory + "/cmudict-en-us.dict"
+
+    init(_ files: [String: String] = [:]) {
+        for (name, text) in files { write(name, text) }
+    }
+
+    deinit { directory.remove() }
+
+    var commandsDirectory: String { directory.file("commands") }
+
+    func write(_ name: String, _ text: String) {
+        directory.write(text, to: "commands/" + name)
+    }
+
+    func files(cache: Bool = false) -> CommandFiles {
+        CommandFiles(
+            directories: [commandsDirectory], dictionaryPath: Self.dictionary,
+            cachePath: cache ? directory.file("state/command-words") : nil)
+    }
+
+    func load(checkAll: Bool = true) -> CommandFiles.Loaded {
+        files().load(into: Builtins.registry(), checkAll: checkAll)
+    }
+
+    /// The problems as printed, with the directory left out of file names.
+    func problems(checkAll: Bool = true) -> [String] {
+        load(checkAll: checkAll).problems.map(shorten)
+    }
+
+    func shorten(_ problem: CommandFileProblem) -> String {
+        problem.report.replacingOccurrences(of: commandsDirectory + "/", with: "")
+    }
+}
+
+/// A shell over fakes whose user configuration has these command files.
+func customShell(_ files: [String: String]) -> ShellHarness {
+    let harness = ShellHarness()
+    for (name, text) in files { harness.directory.write(text, to: "config/commands/" + name) }
+    harness.session.loadCommandFiles()
+    return harness
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import VshCore
+import VshTestSupport
+
+/// The keyword commands shipped in commands/keywords.commands, through the shell.
+@Suite(.serialized) struct CustomCommandKeywordTests {
+    /// A shell with the shipped command files.
+    static func shell() -> ShellHarness {
+        let harness = ShellHarness()
+        harness.session.custom.files = CommandFiles(
+            directories: [EvalData.repository + "/commands"],
+            dictionaryPath: CommandFileFixture.dictionary, cachePath: harness.directory.file("state/command-words"))
+        harness.session.loadCommandFiles()
+        return harness
+    }
+
+    @Test func theStateMachineThroughAScript() {
+        let shell = Self.shell()
+        let status = shell.script([
+            "done",                 // waiting: nothing to record
+            "back",                 // waiting: nothing to clear
+            "code 7",               // starts 'code' with 7
+            "seven three",          // listening: digits are added
+            "help; quality high",   // listening: other words are ignored
+            "back",                 // clears the digits, keeps 'code'
+            "done",                 // no digits yet
+            "count 4 5",            // adds a row
+            "code nine",            // adds one more
+            "done",                 // records code 459, back to waiting
+            "quality",              // runs again
+            "count one two three",
+            "reset",                // drops it
+            "done",
+            "code 0",
+            "done",
+            "outputs",
+            "outputs delete 1",
+            "outputs --json",
+            "outputs delete 5",
+        ])
+        #expect(status == 1)
+        #expect(shell.output.text == """
+            {"command": "code", "value": "459"}
+            medium
+            {"command": "code", "value": "0"}
+            1  code  459
+            2  code  0
+            {"command": "code", "value": "0"}
+
+            """)
+        #expect(shell.error.text == """
+            line 1: error: done: no keyword command is active, so there is nothing to record; start with a keyword such as 'code'
+            line 2: error: back: no keyword command is active, so there are no digits to clear; start with a keyword such as 'code'
+            line 7: error: done: 'code' has no digits yet; say some first, or reset
+            line 14: error: done: no keyword command is active, so there is nothing to record; start with a keyword such as 'code'
+            line 20: error: outputs: there is no output 5; 'outputs' numbers them 1 to 1
+
+            """)
+        let file = OutputsFile(store: shell.session.paths.store)
+        #expect((try? String(contentsOfFile: file.path, encoding: .utf8)) == "{\"command\": \"code\", \"value\": \"0\"}\n")
+        #expect(posixMode(file.path) == 0o600)
+        #expect(posixMode(shell.session.paths.store) == 0o700)
+    }
+
+    /// The prompt shows what vsh listens to; ignored words get a note at the prompt.
+    @Test func thePromptShowsTheState() {
+        let shell = Self.shell()
+        let reader = ScriptedLineReader(lines: ["code 7", "3", "history", "back", "count 12", "done", "quality"])
+        #expect(shell.shell.runInteractive(reader: reader) == 0)
+        #expect(reader.prompts == [
+            "vsh> ", "vsh [code 7]> ", "vsh [code 7 3]> ", "vsh [code 7 3]> ", "vsh [code]> ", "vsh [code 1 2]> ", "vsh> ", "vsh> ",
+        ])
+        #expect(shell.output.text == "{\"command\": \"code\", \"value\": \"12\"}\nmedium\n\n")
+        #expect(shell.error.text == "listening to 'code': 'history' ignored; say digits, or 'reset' to stop\n")
+    }
+
+    @Test func heardKeywordsMapToTheirTypedLines() {
+        let shell = Self.shell()
+        let grammar = VoiceGrammar(registry: shell.session.registry)
+        #expect(grammar.interpret(["code", "seven"])?.line == "code 7")
+        #expect(grammar.interpret(["count", "one", "two", "three"])?.line == "count 123")
+        #expect(grammar.interpret(["code", "seven", "three"]) == nil, "code takes one digit")
+        for word in ["back", "reset", "done"] { #expect(grammar.interpret([word])?.line == word) }
+    }
+
+    func posixMode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
+    }
+}
