@@ -36,6 +36,7 @@ int vsh_el_bind(EditLine *el, const char *key, const char *name) {
 }
 int vsh_el_set_getc(EditLine *el, vsh_el_getc_t fn) { return el_wset(el, EL_GETCFN, fn); }
 int vsh_el_set_clientdata(EditLine *el, void *data) { return el_set(el, EL_CLIENTDATA, data); }
+int vsh_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
 void *vsh_el_get_clientdata(EditLine *el) {
     void *data = NULL;
     if (el_get(el, EL_CLIENTDATA, &data) != 0) return NULL;

@@ -12,17 +12,21 @@ public struct HistoryEntry: Sendable, Equatable {
     /// Recognition confidence in 0…1 for spoken lines.
     public var confidence: Double?
     public var line: String
+    /// The audio of a spoken line (a WAV file), while the clip store keeps it.
+    public var clip: String?
 
-    public init(time: Date, source: InputSource, confidence: Double? = nil, line: String) {
+    public init(time: Date, source: InputSource, confidence: Double? = nil, line: String, clip: String? = nil) {
         self.time = time
         self.source = source
         self.confidence = confidence
         self.line = line
+        self.clip = clip
     }
 }
 
 /// Command history kept across runs in a plain file, one entry per line:
-/// `time<TAB>typed|spoken<TAB>confidence or -<TAB>command`. Several vsh processes
+/// `time<TAB>typed|spoken<TAB>confidence or -<TAB>command`, and for spoken lines with
+/// saved audio a fifth field, `<TAB>clip path` (commands never hold tabs). Several vsh processes
 /// append to one file; it is trimmed to `limit` entries when it grows past it.
 public final class CommandHistory {
     public private(set) var entries: [HistoryEntry] = []
@@ -48,15 +52,16 @@ public final class CommandHistory {
         guard let path, let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) else { return }
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = raw.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            let fields = raw.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
             if raw.hasPrefix("#") { continue }
-            guard fields.count == 4, let time = Self.formatter.date(from: String(fields[0])),
+            guard fields.count == 4 || fields.count == 5, let time = Self.formatter.date(from: String(fields[0])),
                   let source = InputSource(rawValue: String(fields[1])) else {
                 skippedLines += 1
                 continue
             }
             entries.append(HistoryEntry(
-                time: time, source: source, confidence: Double(fields[2]), line: String(fields[3])))
+                time: time, source: source, confidence: Double(fields[2]), line: String(fields[3]),
+                clip: fields.count == 5 && !fields[4].isEmpty ? String(fields[4]) : nil))
         }
         if entries.count > limit { entries.removeFirst(entries.count - limit) }
     }
@@ -64,7 +69,8 @@ public final class CommandHistory {
     static func format(_ e: HistoryEntry) -> String {
         let confidence = e.confidence.map { String(format: "%.2f", $0) } ?? "-"
         let line = e.line.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-        return "\(formatter.string(from: e.time))\t\(e.source.rawValue)\t\(confidence)\t\(line)\n"
+        let clip = e.clip.map { "\t" + $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") } ?? ""
+        return "\(formatter.string(from: e.time))\t\(e.source.rawValue)\t\(confidence)\t\(line)\(clip)\n"
     }
 
     /// Adds an entry and appends it to the file. Returns a message when the file could

@@ -1,6 +1,8 @@
 /// What reading a line gave.
 public enum LineInput: Equatable {
     case line(String)
+    /// A command heard at the prompt (see `VoicePrompt`), shown on the prompt line as if typed.
+    case spoken(SpokenLine)
     /// Ctrl-C: the line being typed was abandoned.
     case interrupted
     /// Ctrl-D or the end of a script.

@@ -8,15 +8,32 @@ import VshCore
 /// that abandons the line instead of killing vsh.
 ///
 /// vsh reads the keyboard itself (EL_GETCFN) so one loop can wait on several sources:
-/// the keyboard, signals (Ctrl-C, window resize) and, later, the recogniser.
+/// the keyboard, signals (Ctrl-C, window resize) and the voice listener (`sideInput`,
+/// see LibEditReader+Voice.swift).
 public final class LibEditReader: LineReader {
     /// Owned: freed with el_end in deinit.
-    private let editLine: OpaquePointer
+    let editLine: OpaquePointer
     /// Owned: freed with history_end in deinit.
     private let history: OpaquePointer
     private let completer: (String) -> (partial: String, matches: [String])
     private var interrupted = false
     private var decoder = mbstate_t()
+
+    /// The voice side: its descriptor joins the keyboard's poll; its actions redraw the
+    /// prompt, print notices above it, or enter a spoken line.
+    public var sideInput: PromptSideInput?
+    /// Voice work waiting for its turn at the line (the keyboard goes first).
+    var voiceSteps: [VoiceStep] = []
+    /// What to finish once libedit has redrawn the line (the second half of a step).
+    var afterRefresh: AfterRefresh?
+    /// A spoken line shown, its mark printed: the next voice key ends the line with it.
+    var submitting: SpokenLine?
+    /// What `readLine` returns instead of libedit's line (a spoken one).
+    var finished: LineInput?
+    /// What was typed when a spoken line took the prompt: it comes back at the next one.
+    var restoreNext: SavedLine?
+    /// The terminal settings from before a spoken command turned its echo off.
+    var echoHeld: termios?
 
     /// Starts libedit on the terminal. Returns nil when libedit cannot start (then the
     /// caller falls back to plain reads). `completer` gets the text before the cursor.
@@ -52,6 +69,11 @@ public final class LibEditReader: LineReader {
             reader.interrupted = true
             return UInt8(vsh_cc_newline())
         })
+        vsh_el_add_function(el, "vsh-voice", "Take what the voice listener has for the line", { el, _ in
+            guard let el, let reader = LibEditReader.from(el) else { return UInt8(vsh_cc_error()) }
+            return reader.voiceKey()
+        })
+        vsh_el_bind(el, Self.voiceKeyName, "vsh-voice")
         vsh_el_bind(el, "^I", "vsh-complete")
         vsh_el_bind(el, "^C", "vsh-interrupt")
         vsh_el_bind(el, "^R", "em-inc-search-prev")
@@ -60,21 +82,30 @@ public final class LibEditReader: LineReader {
     }
 
     deinit {
+        releaseEcho()
         el_end(editLine)
         history_end(history)
     }
 
-    private static func from(_ el: OpaquePointer) -> LibEditReader? {
+    static func from(_ el: OpaquePointer) -> LibEditReader? {
         guard let data = vsh_el_get_clientdata(el) else { return nil }
         return Unmanaged<LibEditReader>.fromOpaque(data).takeUnretainedValue()
     }
 
     public func readLine(prompt: String) -> LineInput {
+        releaseEcho()
         interrupted = false
+        finished = nil
         SignalPipe.drain()
+        prepareVoiceSteps()
         vsh_el_set_prompt_text(editLine, prompt)
         var count: Int32 = 0
         let text = el_gets(editLine, &count)
+        if let finished {
+            self.finished = nil
+            holdEcho()
+            return finished
+        }
         if interrupted {
             interrupted = false
             fputs("\n", stdout)
@@ -93,11 +124,28 @@ public final class LibEditReader: LineReader {
 
     /// Waits for a key or a signal. Ctrl-C arrives as SIGINT (the terminal turns it into
     /// a signal) and is handed to libedit as the ^C character, bound to vsh-interrupt.
+    /// The keyboard goes first, so a key sequence (an arrow's ESC [ A) is never split by
+    /// voice work; what the listener has waits until no key does, then arrives as the
+    /// voice key.
     private func readCharacter(into ch: UnsafeMutablePointer<wchar_t>) -> Int32 {
         while true {
+            if let step = afterRefresh {
+                afterRefresh = nil
+                if finish(step) {
+                    ch.pointee = Self.voiceKeyCode
+                    return 1
+                }
+                continue
+            }
+            // What was typed before a spoken command comes back before any key typed since.
+            if case .restore? = voiceSteps.first {
+                ch.pointee = Self.voiceKeyCode
+                return 1
+            }
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+                       pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: sideInput?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 3, voiceSteps.isEmpty ? -1 : 0)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return -1
@@ -129,6 +177,13 @@ public final class LibEditReader: LineReader {
                     wide = wchar_t(byte)
                 }
                 ch.pointee = wide
+                return 1
+            }
+            if fds[2].revents & Int16(POLLIN) != 0, let sideInput {
+                voiceSteps += sideInput.takeActions().map(VoiceStep.action)
+            }
+            if !voiceSteps.isEmpty {
+                ch.pointee = Self.voiceKeyCode
                 return 1
             }
         }

@@ -23,6 +23,9 @@ int vsh_el_add_function(EditLine *el, const char *name, const char *help, vsh_el
 int vsh_el_bind(EditLine *el, const char *key, const char *name);
 int vsh_el_set_getc(EditLine *el, vsh_el_getc_t fn);
 int vsh_el_set_clientdata(EditLine *el, void *data);
+/// Draws the prompt and line afresh from the cursor's place (EL_REFRESH): for after vsh
+/// printed lines of its own below a cleared prompt.
+int vsh_el_refresh(EditLine *el);
 void *vsh_el_get_clientdata(EditLine *el);
 /// The codes editor functions return (CC_* macros are plain ints but documented here).
 int vsh_cc_refresh(void);

@@ -1,0 +1,42 @@
+import Foundation
+import VshCore
+import VshLineEditor
+
+/// Wires listening at the prompt: the audio input (`--audio-in DEVICE` or `FILE`, else
+/// `voice.device`), the listener thread, the `VoicePrompt` that decides what speech does,
+/// and the line reader that waits on both keyboard and voice.
+enum PromptListening {
+    struct Options {
+        /// `--audio-in`: a device name or a file; nil for `voice.device`.
+        var audioIn: String?
+        /// `--fast`: a file plays as fast as it decodes, not in real time.
+        var fast = false
+        var verbose = false
+    }
+
+    /// Starts listening and returns the reader the shell should use. The listener starts
+    /// in the background (the prompt does not wait for the model to load); a default
+    /// device that does not open leaves vsh quietly typing-only (`listen` says why).
+    static func attach(to editor: LibEditReader, session: Session, options: Options,
+                       environment: [String: String], output: TextSink) -> LineReader {
+        var promptOptions = VoicePrompt.Options(settings: session.settings)
+        promptOptions.marks = PromptMarks.detect(environment: environment)
+        promptOptions.style = Style.detect(isTerminal: true, environment: environment)
+        promptOptions.verbose = options.verbose
+        let voice = VoicePrompt(options: promptOptions)
+        voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
+        voice.clips = ClipStore(directory: session.paths.state + "/clips", limit: session.settings.historyClips)
+
+        let input = ListenerAudio.Input.resolve(options.audioIn ?? session.settings.audioDevice)
+        let audio = ListenerAudio(input: input, paced: !options.fast)
+        let listener = PromptListener(
+            audio: audio, prompt: voice, settings: session.settings, paths: session.paths,
+            registry: { session.registry }, explicit: options.audioIn != nil)
+        voice.listener = listener
+        editor.sideInput = voice
+        session.listening = voice
+        if let base = session.voice { session.voice = ListenerVoice(base: base, audio: audio) }
+        listener.start()
+        return ListeningLineReader(inner: editor, voice: voice, output: output)
+    }
+}

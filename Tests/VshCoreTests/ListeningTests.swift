@@ -1,0 +1,291 @@
+import Foundation
+import Testing
+@testable import VshCore
+import VshTestSupport
+
+/// The prompt's decisions about speech, driven with events as the listener thread
+/// would post them: no audio, no terminal.
+@Suite struct ListeningTests {
+    final class FakeListener: ListenerHandle {
+        var resumed = 0, paused = 0, restarted = 0
+        func pause() { paused += 1 }
+        func resume() { resumed += 1 }
+        func restart() { restarted += 1 }
+    }
+
+    final class Clock: @unchecked Sendable {
+        var now = 100.0
+    }
+
+    struct Fixture {
+        let voice: VoicePrompt
+        let listener = FakeListener()
+        let clock = Clock()
+
+        init(_ change: (inout VoicePrompt.Options) -> Void = { _ in }) {
+            var options = VoicePrompt.Options()
+            change(&options)
+            voice = VoicePrompt(options: options)
+            voice.listener = listener
+            let clock = self.clock
+            voice.clock = { clock.now }
+            voice.isDestructive = VoicePrompt.destructive(in: { Builtins.registry() })
+            voice.post(.ready("file test.wav", wakePhrase: options.wakePhrase))
+            _ = voice.takeActions()
+        }
+
+        func hear(_ text: String, _ confidence: Double, _ lines: [(String, String)]) -> [PromptAction] {
+            let candidates = lines.map { VoiceCandidate(command: $0.0, line: $0.1) }
+            voice.post(.heard(Heard(text: text, confidence: confidence, candidates: candidates)))
+            return voice.takeActions()
+        }
+    }
+
+    static func submitted(_ actions: [PromptAction]) -> SpokenLine? {
+        guard case .submit(let line, _)? = actions.last else { return nil }
+        return line
+    }
+
+    static func notes(_ actions: [PromptAction]) -> [String] {
+        actions.flatMap { action -> [String] in
+            if case .notice(let lines, _) = action { return lines }
+            return []
+        }
+    }
+
+    @Test func theMarkFollowsTheListener() {
+        let voice = VoicePrompt(options: VoicePrompt.Options())
+        #expect(voice.prompt() == "vsh> ", "nothing listening yet: no mark")
+        voice.post(.ready("file a.wav", wakePhrase: "listen on"))
+        #expect(voice.takeActions() == [.prompt("* vsh> ")])
+        voice.post(.speechStarted)
+        #expect(voice.takeActions() == [.prompt("@ vsh> ")])
+        voice.post(.ended("a.wav ended"))
+        #expect(voice.takeActions() == [.notice(["(a.wav ended; no longer listening)"], prompt: "vsh> ")])
+    }
+
+    @Test func aConfidentCommandIsEnteredAsIfTyped() throws {
+        let f = Fixture()
+        let actions = f.hear("set quality high", 0.91, [("quality", "quality high")])
+        let line = try #require(Self.submitted(actions))
+        #expect(line.line == "quality high")
+        #expect(line.heard == "set quality high")
+        #expect(actions.last == .submit(line, mark: "   [spoken 0.91]"))
+        #expect(f.listener.resumed == 0, "the listener waits until the command has run")
+    }
+
+    @Test func eventsAfterASubmittedCommandWaitForTheNextPrompt() throws {
+        let f = Fixture()
+        f.voice.post(.heard(Heard(text: "list", confidence: 0.9, candidates: [.init(command: "list", line: "list")])))
+        f.voice.post(.heard(Heard(text: "help", confidence: 0.9, candidates: [.init(command: "help", line: "help")])))
+        #expect(Self.submitted(f.voice.takeActions())?.line == "list")
+        #expect(Self.submitted(f.voice.takeActions())?.line == "help")
+    }
+
+    @Test func unsureSpeechAsksAndANumberChooses() throws {
+        let f = Fixture()
+        let asked = f.hear("save", 0.4, [("save", "save"), ("play", "play 2"), ("list", "list")])
+        #expect(Self.notes(asked) == ["did you mean 1) save  2) play 2  3) list? say or type the number, or no"])
+        #expect(f.voice.prompt() == "? vsh> ")
+        #expect(f.listener.resumed == 1, "the listener goes on to hear the answer")
+        let chosen = try #require(Self.submitted(f.hear("two", 0.6, [(VoicePrompt.answerCommand, "answer two")])))
+        #expect(chosen.line == "play 2")
+        #expect(chosen.confidence == 0.4)
+        #expect(chosen.settled == "chosen 2")
+        #expect(f.voice.prompt() == "* vsh> ")
+    }
+
+    @Test func aTypedNumberAnswersToo() {
+        let f = Fixture()
+        _ = f.hear("save", 0.4, [("save", "save"), ("play", "play 2")])
+        #expect(f.voice.answer(typed: "7") == .handled(["say or type a number from 1 to 2, or no"]))
+        guard case .run(let line) = f.voice.answer(typed: "1") else {
+            Issue.record("no command chosen")
+            return
+        }
+        #expect(line.line == "save")
+        #expect(f.voice.answer(typed: "1") == .notAnAnswer, "the question is settled")
+    }
+
+    @Test func aTypedCommandDropsTheQuestion() {
+        let f = Fixture()
+        _ = f.hear("save", 0.4, [("save", "save")])
+        #expect(f.voice.answer(typed: "quality") == .notAnAnswer)
+        #expect(f.voice.prompt() == "* vsh> ")
+    }
+
+    @Test func anUnansweredQuestionLapses() {
+        let f = Fixture { $0.answerSeconds = 5 }
+        _ = f.hear("save", 0.4, [("save", "save"), ("play", "play 2")])
+        f.clock.now += 6
+        #expect(f.voice.takeActions() == [.notice(["(no answer: 'save' or 'play 2' not run)"], prompt: "* vsh> ")])
+    }
+
+    @Test func doubtfulSpeechIsIgnored() {
+        let f = Fixture()
+        #expect(f.hear("reload", 0.1, [("reload", "reload")]) == [])
+        let verbose = Fixture { $0.verbose = true }
+        #expect(Self.notes(verbose.hear("reload", 0.1, [("reload", "reload")])) == ["(ignored \"reload\", confidence 0.10)"])
+    }
+
+    @Test func aSpokenDeleteAsksFirst() throws {
+        let f = Fixture()
+        let asked = f.hear("delete two", 0.8, [("delete", "delete 2")])
+        #expect(Self.notes(asked) == ["'delete 2' cannot be taken back without undo; run it? say or type yes or no"])
+        #expect(Self.submitted(asked) == nil)
+        let ran = try #require(Self.submitted(f.hear("yes", 0.7, [(VoicePrompt.answerCommand, "answer yes")])))
+        #expect(ran.line == "delete 2")
+        #expect(ran.settled == "confirmed")
+
+        _ = f.hear("delete two", 0.8, [("delete", "delete 2")])
+        #expect(Self.notes(f.hear("no", 0.7, [(VoicePrompt.answerCommand, "answer no")])) == ["(not run: 'delete 2')"])
+        #expect(f.voice.prompt() == "* vsh> ")
+    }
+
+    @Test func confirmationCanBeSwitchedOff() {
+        let f = Fixture { $0.confirmDestructive = false }
+        #expect(Self.submitted(f.hear("delete two", 0.8, [("delete", "delete 2")]))?.line == "delete 2")
+    }
+
+    @Test func trashEmptyIsDestructive() {
+        let check = VoicePrompt.destructive(in: { Builtins.registry() })
+        #expect(check(VoiceCandidate(command: "trash", line: "trash empty --yes")))
+        #expect(!check(VoiceCandidate(command: "trash", line: "trash")))
+        #expect(check(VoiceCandidate(command: "delete", line: "delete 1")))
+        #expect(!check(VoiceCandidate(command: "list", line: "list")))
+    }
+
+    @Test func offOnlyTheWakePhraseCounts() throws {
+        let f = Fixture()
+        #expect(try f.voice.setListening(false).hasPrefix("listening off"))
+        #expect(f.voice.prompt() == "- vsh> ")
+        #expect(f.hear("list", 0.99, [("list", "list")]) == [], "heard, and ignored")
+        #expect(Self.notes(f.hear("listen on", 0.95, [("listen", "listen on")])) == ["(listening again)"])
+        #expect(Self.submitted(f.hear("list", 0.99, [("list", "list")]))?.line == "list")
+    }
+
+    @Test func aConfiguredWakePhrase() {
+        let f = Fixture { $0.wakePhrase = "hello computer" }
+        _ = try? f.voice.setListening(false)
+        #expect(Self.notes(f.hear("listen on", 0.95, [("listen", "listen on")])) == [])
+        #expect(Self.notes(f.hear("hello computer", 0.95, [(VoicePrompt.wakeCommand, "listen on")])) == ["(listening again)"])
+    }
+
+    @Test func anAnswerWithNoQuestionRunsNothing() {
+        let f = Fixture()
+        #expect(Self.notes(f.hear("yes", 0.9, [(VoicePrompt.answerCommand, "answer yes")]))
+                == ["(heard \"yes\": there is no question to answer)"])
+    }
+
+    @Test func listeningWithoutAnInputSaysWhy() throws {
+        let voice = VoicePrompt(options: VoicePrompt.Options())
+        #expect(throws: CommandError.self) { try voice.setListening(true) }
+        voice.post(.failed("cannot open 'default'", quiet: true))
+        #expect(voice.takeActions() == [], "a missing default device is not announced")
+        #expect(voice.status == "not listening: cannot open 'default'")
+        let listener = FakeListener()
+        voice.listener = listener
+        #expect(try voice.setListening(true).hasPrefix("trying the audio input again"))
+        #expect(listener.restarted == 1)
+    }
+
+    @Test(arguments: [
+        ("1", PromptAnswer.number(1)), ("two", .number(2)), ("answer three", .number(3)), ("number one", .number(1)),
+        ("y", .yes), ("Yes", .yes), ("answer no", .no), ("n", .no),
+    ])
+    func answers(_ text: String, _ answer: PromptAnswer) {
+        #expect(PromptAnswer(text) == answer)
+    }
+
+    @Test(arguments: ["", "0", "quality", "yes please", "10"])
+    func notAnswers(_ text: String) {
+        #expect(PromptAnswer(text) == nil)
+    }
+
+    @Test func marksFollowTheLocale() {
+        #expect(PromptMarks.detect(environment: ["LANG": "en_US.UTF-8"]) == .unicode)
+        #expect(PromptMarks.detect(environment: ["LC_ALL": "C", "LANG": "en_US.UTF-8"]) == .ascii)
+        #expect(PromptMarks.detect(environment: [:]) == .ascii)
+    }
+
+    @Test func theGrammarHearsAnswersAndTheWakePhrase() throws {
+        let registry = try VoicePrompt.grammarRegistry(Builtins.registry(), wakePhrase: "hello computer")
+        let grammar = VoiceGrammar(registry: registry)
+        #expect(grammar.interpret(["number", "two"])?.line == "answer two")
+        #expect(grammar.interpret(["yes"])?.command == VoicePrompt.answerCommand)
+        #expect(grammar.interpret(["hello", "computer"])?.line == "listen on")
+        #expect(grammar.interpret(["listen", "off"])?.line == "listen off")
+    }
+}
+
+@Suite struct SpokenHistoryTests {
+    @Test func clipsAreKeptUpToTheLimit() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let clips = ClipStore(directory: dir.file("clips"), limit: 2)
+        var saved: [String] = []
+        for i in 0..<3 {
+            saved.append(try #require(clips.save([1, 2, 3], at: Date(timeIntervalSince1970: 1_800_000_000 + Double(i)))))
+        }
+        #expect(saved[0].hasSuffix("/20270115-080000-000.wav"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("clips")).sorted()
+                == ["20270115-080001-000.wav", "20270115-080002-000.wav"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: saved[2]))
+        #expect(data.count == 44 + 6)
+        #expect(data.prefix(4) == Data("RIFF".utf8))
+        #expect(ClipStore(directory: dir.file("none"), limit: 0).save([1]) == nil)
+    }
+
+    @Test func historyKeepsTheClipBesideASpokenLine() {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let when = Date(timeIntervalSince1970: 1_800_000_000)
+        let history = CommandHistory(path: dir.file("history"), limit: 10)
+        history.append(HistoryEntry(time: when, source: .spoken, confidence: 0.9, line: "list", clip: "/c/1.wav"))
+        history.append(HistoryEntry(time: when, source: .typed, line: "help"))
+        #expect(dir.read("history") == "2027-01-15T08:00:00Z\tspoken\t0.90\tlist\t/c/1.wav\n2027-01-15T08:00:00Z\ttyped\t-\thelp\n")
+        let again = CommandHistory(path: dir.file("history"), limit: 10)
+        #expect(again.entries.map(\.clip) == ["/c/1.wav", nil])
+        #expect(again.skippedLines == 0)
+    }
+
+    @Test func aSpokenLineRunsAndIsRecordedAsSpoken() {
+        let harness = ShellHarness()
+        let spoken = SpokenLine(line: "quality low", heard: "quality low", confidence: 0.83, clip: "/c/2.wav")
+        _ = harness.shell.runInteractive(reader: ScriptedLineReader([.spoken(spoken), .line("quality")]))
+        #expect(harness.output.text == "quality: low (8 kHz, 16-bit mono)\nlow\n\n")
+        let entries = harness.session.history.entries
+        #expect(entries.map(\.source) == [.spoken, .typed])
+        #expect(entries.first?.confidence == 0.83)
+        #expect(entries.first?.clip == "/c/2.wav")
+    }
+
+    @Test func historyShowsReplaysAndExports() throws {
+        let harness = ShellHarness()
+        let file = harness.directory.file("out/session.vsh")
+        let spoken = SpokenLine(line: "quality low", heard: "quality low", confidence: 0.83)
+        let reader = ScriptedLineReader([
+            .spoken(spoken), .line("quality high"), .line("history replay 1"), .line("quality"),
+            .line("history replay 3"), .line("history export \(file)"), .line("history"),
+        ])
+        _ = harness.shell.runInteractive(reader: reader)
+        #expect(harness.error.text == "error: history: entry 3 is 'history replay 1' itself; replay runs other commands\n")
+        #expect(harness.output.text.contains("quality: high (48 kHz, 16-bit mono)\n→ quality low\nquality: low (8 kHz, 16-bit mono)\nlow\n"))
+        #expect(harness.output.text.contains("wrote 3 command(s) to \(file)\n"))
+        #expect(harness.output.text.contains("1  spoken 0.83 quality low\n2  typed       quality high\n"))
+        let script = try #require(harness.directory.read("out/session.vsh"))
+        #expect(script.hasSuffix("# spoken 0.83\nquality low\nquality high\nquality\n"), "\(script)")
+        // The export runs as a script.
+        let again = ShellHarness()
+        #expect(again.script(script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) == 0)
+        #expect(again.output.text == "high\n")
+    }
+
+    @Test func listenWithoutAListenerSaysWhy() {
+        let harness = ShellHarness()
+        #expect(harness.script(["listen"]) == 0)
+        #expect(harness.output.text.hasPrefix("not listening: vsh listens only at an interactive prompt"))
+        #expect(harness.script(["listen on"]) == 1)
+        #expect(harness.error.text.contains("vsh listens only at an interactive prompt with an audio input"))
+    }
+}
