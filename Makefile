@@ -3,7 +3,7 @@
 
 # Libraries vsh links, the speech model, and what the tests and benchmarks drive.
 PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
-            alsa-utils espeak-ng flite sox tmux
+            alsa-utils espeak-ng flite sox tmux python3-numpy
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy
 
@@ -22,6 +22,11 @@ test: deps
 
 bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/run.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
 
 build:
 	$(SWIFT) build

@@ -47,7 +47,9 @@ struct VoiceSetup {
                 return (phrase, phrase)
             }
         } else {
-            let grammar = VoiceGrammar(registry: Builtins.registry())
+            let loaded = CommandFiles(paths: app.paths, settings: app.settings).load(into: Builtins.registry())
+            for problem in loaded.problems { FileDescriptorSink.standardError.line(problem.report) }
+            let grammar = VoiceGrammar(registry: loaded.registry)
             jsgf = grammar.jsgf
             vocabulary = grammar.vocabulary
             interpret = grammar.interpret

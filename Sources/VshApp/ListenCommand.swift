@@ -64,6 +64,12 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-voice"), help: "Do not open the microphone; typed commands only.")
     var noVoice = false
 
+    @Option(name: .customLong("audio-in"), help: ArgumentHelp("The ALSA capture device (default: voice.device), or at the prompt an audio file played in as if it were the microphone.", valueName: "device|file"))
+    var audioIn: String?
+
+    @Option(name: .customLong("audio-out"), help: ArgumentHelp("The ALSA playback device (default: 'default').", valueName: "device"))
+    var audioOut: String?
+
     @Flag(help: "Say more: the files vsh reads, and with --version the libraries it linked.")
     var verbose = false
 }

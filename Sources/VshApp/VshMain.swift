@@ -30,6 +30,9 @@ public struct VshMain: ParsableCommand {
     @Flag(help: "Show the version.")
     var version = false
 
+    @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice path as fast as it decodes, not in real time.")
+    var fast = false
+
     public init() {}
 
     public mutating func run() throws {
@@ -61,6 +64,10 @@ public struct VshMain: ParsableCommand {
             stderr.line("warning: \(paths.historyFile): skipped \(history.skippedLines) unreadable line(s)")
         }
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
+        for problem in session.loadCommandFiles().problems { stderr.line(problem.report) }
+        if !global.noVoice {
+            session.voice = AppVoice(settings: settings, paths: paths, input: global.audioIn, output: global.audioOut)
+        }
         let shell = Shell(
             session: session, output: stdout, error: stderr,
             style: Style.detect(isTerminal: stdout.isTerminal, environment: environment),
@@ -80,18 +87,39 @@ public struct VshMain: ParsableCommand {
     private func runInteractive(shell: Shell, session: Session, environment: [String: String]) -> Int32 {
         let stdout = FileDescriptorSink.standardOutput
         let canEdit = stdout.isTerminal && !["dumb", ""].contains(environment["TERM"] ?? "")
-        let reader: LineReader
+        var reader: LineReader
         if canEdit, let editor = LibEditReader(historySize: session.settings.historySize, completer: { text in
             Completion.candidates(for: text, registry: session.registry)
         }) {
             reader = editor
+            // Listening at the prompt (Listener*.swift): speech and typing share the line.
+            if !global.noVoice {
+                reader = PromptListening.attach(
+                    to: editor, session: session,
+                    options: .init(audioIn: global.audioIn, fast: fast, verbose: global.verbose),
+                    environment: environment, output: stdout)
+            }
         } else {
             // Without line editing, Ctrl-C still must not end vsh: the terminal drops the line.
             signal(SIGINT, SIG_IGN)
             reader = PlainLineReader(promptSink: stdout)
         }
         for entry in session.history.entries { reader.addToRecall(entry.line) }
+        session.stopRequest = KeyboardWatch.stopRequested
         stdout.line("vsh \(Self.version): type 'help' for the commands, Ctrl-D or 'exit' to leave.")
+        Self.offerDrafts(session.store, to: stdout)
         return shell.runInteractive(reader: reader)
+    }
+
+    /// Recordings that were never saved (vsh was left, or killed, while one was current)
+    /// are offered at start, so none is forgotten.
+    static func offerDrafts(_ store: TranscriptStore, to out: TextSink) {
+        guard let drafts = try? store.drafts().drafts, !drafts.isEmpty else { return }
+        out.line(drafts.count == 1 ? "You have an unsaved recording:" : "You have \(drafts.count) unsaved recordings:")
+        for draft in drafts.suffix(5) {
+            let words = draft.transcript.split(separator: " ").prefix(8).joined(separator: " ")
+            out.line(String(format: "  %@  %.1f s  ", draft.id, draft.duration) + (words.isEmpty ? "(no words)" : words))
+        }
+        out.line("'save --draft ID [TITLE]' keeps one, 'discard ID' moves it to the trash, 'drafts' lists them all.")
     }
 }

@@ -6,7 +6,8 @@ import TOMLKit
 public enum ConfigFile {
     /// Every key vsh understands, as `table.key` (top-level keys have no table).
     static let keys = ["quality", "history.size", "voice.model", "voice.device", "voice.threshold",
-                       "voice.denoise", "voice.gain_control", "voice.hangover_ms"]
+                       "voice.denoise", "voice.gain_control", "voice.hangover_ms", "voice.reject_below",
+                       "voice.wake_phrase", "voice.confirm_destructive", "voice.answer_seconds", "history.clips"]
 
     /// Applies the file at `path` on top of `settings`. A missing file is not an error.
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
@@ -92,6 +93,37 @@ public enum ConfigFile {
                             settings.hangover = n
                         } else {
                             warnings.append("\(path): voice.hangover_ms must be a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
+                        }
+                    case "history.clips":
+                        if let n = subvalue.int, n >= 0 {
+                            settings.historyClips = n
+                        } else {
+                            warnings.append("\(path): history.clips must be a whole number of clips, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.reject_below":
+                        if let x = subvalue.double ?? subvalue.int.map(Double.init), (0...1).contains(x) {
+                            settings.voiceRejectBelow = x
+                        } else {
+                            warnings.append("\(path): voice.reject_below must be a number from 0 to 1, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.wake_phrase":
+                        guard let s = string(full, subvalue) else { continue }
+                        if (try? SpokenPattern.parse(s)) != nil, !s.trimmingCharacters(in: .whitespaces).isEmpty {
+                            settings.wakePhrase = s
+                        } else {
+                            warnings.append("\(path): voice.wake_phrase \"\(s)\" is not a phrase vsh can listen for; using \"\(settings.wakePhrase)\"")
+                        }
+                    case "voice.confirm_destructive":
+                        if let b = subvalue.bool {
+                            settings.confirmDestructive = b
+                        } else {
+                            warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.answer_seconds":
+                        if let x = subvalue.double ?? subvalue.int.map(Double.init), x > 0, x <= 600 {
+                            settings.answerSeconds = x
+                        } else {
+                            warnings.append("\(path): voice.answer_seconds must be a number of seconds from 0 to 600, not \(subvalue.debugDescription)")
                         }
                     default:
                         unknown(full)

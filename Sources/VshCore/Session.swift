@@ -6,6 +6,21 @@ public final class Session {
     public let history: CommandHistory
     /// Set by `exit`: the shell stops after the current command.
     public var exitRequested = false
+    /// Command files, keyword commands and their state (CustomCommands/).
+    public let custom = CustomCommandState()
+    /// The transcript store at `paths.store`.
+    public lazy var store = TranscriptStore(directory: paths.store)
+    /// The ids the last `list` or `search` numbered, so `show 2` means its second line.
+    public var listing: [String]?
+    /// The recording the recorder made last and has not saved: what `save` saves.
+    public var currentDraft: TranscriptStore.Draft?
+    /// Microphone, files and recognisers for record and play; nil with `--no-voice`.
+    public var voice: VoiceServices?
+    /// Asks whether the person wants a long-running command (record, play) to stop:
+    /// returns what they did ("Enter", "Ctrl-C"), or nil to go on. Set by the app.
+    public var stopRequest: () -> String? = { nil }
+    /// Listening at the prompt (`listen on|off`); nil when vsh does not listen there.
+    public var listening: ListeningControl?
 
     public init(registry: CommandRegistry, settings: Settings, paths: Paths, history: CommandHistory) {
         self.registry = registry

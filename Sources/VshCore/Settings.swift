@@ -35,6 +35,17 @@ public struct Settings: Sendable, Equatable {
     public var gainControl: Bool = false
     /// Milliseconds of quiet that end an utterance.
     public var hangover: Int = 300
+    /// At the prompt, utterances below this confidence are ignored; between it and
+    /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
+    public var voiceRejectBelow: Double = 0.3
+    /// Said while listening is off (`listen off`), turns listening back on.
+    public var wakePhrase: String = "listen on"
+    /// Spoken destructive commands ask for a yes or no before they run.
+    public var confirmDestructive: Bool = true
+    /// Seconds a question at the prompt waits for its answer.
+    public var answerSeconds: Double = 10
+    /// How many spoken commands' audio clips the history keeps.
+    public var historyClips: Int = 100
 
     public init() {}
 }

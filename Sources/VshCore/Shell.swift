@@ -39,6 +39,7 @@ public final class Shell {
     }
 
     private func run(_ words: [String], interactive: Bool, errorPrefix: String) -> Bool {
+        if absorbedByKeyword(words, interactive: interactive) { return true }
         let name = words[0]
         guard let entry = session.registry.lookup(name) else {
             var message = "unknown command '\(name)'"
@@ -78,25 +79,35 @@ public final class Shell {
     /// line; Ctrl-D or `exit` ends with status 0.
     public func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
         while !session.exitRequested {
-            switch reader.readLine(prompt: prompt) {
+            switch reader.readLine(prompt: session.custom.keywords.prompt(prompt)) {
             case .interrupted:
                 continue
             case .endOfInput:
                 output.write("\n")
                 return 0
             case .line(let line):
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.isEmpty { continue }
-                reader.addToRecall(trimmed)
-                if let problem = session.history.append(
-                    HistoryEntry(time: Date(), source: .typed, line: trimmed)) {
-                    error.line("warning: \(problem)")
-                }
-                if trimmed.hasPrefix("#") { continue }
-                execute(trimmed, interactive: true)
+                enter(HistoryEntry(time: Date(), source: .typed, line: line), reader: reader)
+            case .spoken(let spoken):
+                enter(HistoryEntry(
+                    time: Date(), source: .spoken, confidence: spoken.confidence, line: spoken.line,
+                    clip: spoken.clip), reader: reader)
             }
         }
         return 0
+    }
+
+    /// Records a typed or spoken line in history and runs it.
+    private func enter(_ entry: HistoryEntry, reader: LineReader) {
+        var entry = entry
+        entry.line = entry.line.trimmingCharacters(in: .whitespaces)
+        if entry.line.isEmpty { return }
+        reader.addToRecall(entry.line)
+        if let problem = session.history.append(entry) {
+            error.line("warning: \(problem)")
+        }
+        if entry.line.hasPrefix("#") { return }
+        reloadChangedCommandFiles(interactive: true)
+        execute(entry.line, interactive: true)
     }
 
     /// Script mode: no prompt, `#` comments and blank lines skipped, errors prefixed with
@@ -110,6 +121,7 @@ public final class Shell {
             number += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            reloadChangedCommandFiles(interactive: false)
             if !execute(trimmed, interactive: false, errorPrefix: "line \(number): ", strict: strict) {
                 failed = true
                 if strict { break }

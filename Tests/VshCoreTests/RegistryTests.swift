@@ -16,11 +16,15 @@ import VshTestSupport
         #expect(registry.entries.count == Builtins.all.count)
     }
 
+    /// Commands whose arguments are free words, which a grammar of commands cannot hear.
+    static let typedOnly: Set = ["search"]
+
     @Test func everyBuiltinDescribesItself() {
         for entry in Builtins.all {
             #expect(!entry.info.summary.isEmpty, "\(entry.info.name) has no summary")
             #expect(entry.usage.hasPrefix(entry.info.name), "usage of \(entry.info.name): \(entry.usage)")
-            #expect(!entry.info.spokenForms.isEmpty, "\(entry.info.name) has no spoken form")
+            #expect(!entry.info.spokenForms.isEmpty || Self.typedOnly.contains(entry.info.name),
+                    "\(entry.info.name) has no spoken form")
         }
     }
 
@@ -50,7 +54,7 @@ import VshTestSupport
         ("histroy", "history"),
         ("exti", "exit"),
         ("xyz", nil),            // nothing close
-        ("lsit", nil),           // 'list' is not registered yet; 'exit' is two edits away
+        ("lsit", "list"),        // transposition
         ("q", nil),
     ] as [(String, String?)])
     func suggestions(_ typed: String, _ expected: String?) {
@@ -58,12 +62,14 @@ import VshTestSupport
     }
 
     @Test(arguments: [
-        ("", "", ["exit", "help", "history", "quality", "quit"]),
+        ("", "", ["delete", "discard", "drafts", "exit", "help", "history", "list", "listen", "outputs", "play", "quality", "quit",
+                  "record", "reload", "save", "search", "show", "stop", "trash", "undo"]),
         ("h", "h", ["help", "history"]),
         ("qua", "qua", ["quality"]),
         ("quality ", "", ["low", "medium", "high"]),
         ("quality m", "m", ["medium"]),
         ("quality high ", "", []),
+        ("trash ", "", ["empty"]),
         ("help; qu", "qu", ["quality", "quit"]),
         ("nosuch ", "", []),
     ])
