@@ -93,7 +93,7 @@ public struct VshMain: ParsableCommand {
         }) {
             reader = editor
             // Listening at the prompt (Listener*.swift): speech and typing share the line.
-            if !global.noVoice {
+            if !global.noVoice, session.settings.listenAtPrompt {
                 reader = PromptListening.attach(
                     to: editor, session: session,
                     options: .init(audioIn: global.audioIn, fast: fast, verbose: global.verbose),

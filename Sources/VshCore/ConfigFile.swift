@@ -7,7 +7,7 @@ public enum ConfigFile {
     /// Every key vsh understands, as `table.key` (top-level keys have no table).
     static let keys = ["quality", "history.size", "voice.model", "voice.device", "voice.threshold",
                        "voice.denoise", "voice.gain_control", "voice.hangover_ms", "voice.reject_below",
-                       "voice.wake_phrase", "voice.confirm_destructive", "voice.answer_seconds", "history.clips"]
+                       "voice.wake_phrase", "voice.confirm_destructive", "voice.listen", "voice.answer_seconds", "history.clips"]
 
     /// Applies the file at `path` on top of `settings`. A missing file is not an error.
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
@@ -113,9 +113,9 @@ public enum ConfigFile {
                         } else {
                             warnings.append("\(path): voice.wake_phrase \"\(s)\" is not a phrase vsh can listen for; using \"\(settings.wakePhrase)\"")
                         }
-                    case "voice.confirm_destructive":
+                    case "voice.confirm_destructive", "voice.listen":
                         if let b = subvalue.bool {
-                            settings.confirmDestructive = b
+                            if subkey == "listen" { settings.listenAtPrompt = b } else { settings.confirmDestructive = b }
                         } else {
                             warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
                         }

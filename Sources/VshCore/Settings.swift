@@ -40,6 +40,8 @@ public struct Settings: Sendable, Equatable {
     public var voiceRejectBelow: Double = 0.3
     /// Said while listening is off (`listen off`), turns listening back on.
     public var wakePhrase: String = "listen on"
+    /// Listen for spoken commands at the prompt (record and play use the device either way).
+    public var listenAtPrompt: Bool = true
     /// Spoken destructive commands ask for a yes or no before they run.
     public var confirmDestructive: Bool = true
     /// Seconds a question at the prompt waits for its answer.

@@ -65,6 +65,12 @@ import VshTestSupport
         settings.denoise = .off
         settings.gainControl = true
         settings.hangover = 51
+        settings.voiceRejectBelow = 0.01
+        settings.wakePhrase = "wake up"
+        settings.listenAtPrompt = false
+        settings.confirmDestructive = false
+        settings.answerSeconds = 1
+        settings.historyClips = 1
         #expect(ConfigFile.apply(path: shipped, to: &settings) == [])
         #expect(settings == Settings())
     }

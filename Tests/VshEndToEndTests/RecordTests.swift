@@ -160,6 +160,8 @@ import VshTestSupport
         let raw = try Self.microphoneInput(dir)
         var env = vsh.environment(Self.alsa(dir, input: raw, output: "/dev/null"))
         env["TERM"] = "xterm"
+        // Only record reads the looping input here: the prompt does not listen to it.
+        vsh.home.write("[voice]\nlisten = false\n", to: "config/vsh/vsh.toml")
         let tty = try TmuxSession(
             command: [VshBinary.path, "--store", vsh.home.file("store"), "--audio-in", "vshin"], environment: env)
         try tty.waitFor("vsh> ")
