@@ -24,9 +24,13 @@ public indirect enum SpokenPattern: Equatable, Sendable {
 
     /// Parses a pattern; errors say what is wrong and where.
     public static func parse(_ text: String) throws -> SpokenPattern {
-        var parser = Parser(text: text)
-        let pattern = try parser.parseAlternatives(until: nil)
-        return pattern
+        var parser = PatternParser<SpokenPattern>(text: text) { name in
+            guard let slot = Slot(rawValue: name) else {
+                throw ParseError(message: "unknown slot <\(name)> in \"\(text)\"; use <digit>, <digits> or <number>")
+            }
+            return .slot(slot)
+        }
+        return try parser.parseAlternatives(until: nil)
     }
 
     /// Every word the pattern can produce (for the pronunciation dictionary).
@@ -108,78 +112,103 @@ public indirect enum SpokenPattern: Equatable, Sendable {
     }
 }
 
-extension SpokenPattern {
-    struct Parser {
-        let chars: [Character]
-        var index = 0
-        let text: String
+/// A tree the pattern language parses into: `SpokenPattern` for built-in spoken forms,
+/// `CustomPhrase` for command files. The enum cases serve as the constructors.
+protocol PatternSyntax {
+    static func word(_ word: String) -> Self
+    static func sequence(_ items: [Self]) -> Self
+    static func alternatives(_ items: [Self]) -> Self
+    static func optional(_ item: Self) -> Self
+    /// Whether it is a group already, so `( … )` around it adds no second capture.
+    var isAlternatives: Bool { get }
+}
 
-        init(text: String) {
-            self.text = text
-            chars = Array(text)
+extension SpokenPattern: PatternSyntax {
+    var isAlternatives: Bool {
+        if case .alternatives = self { true } else { false }
+    }
+}
+
+/// The one recursive-descent parser of the pattern language. `SpokenPattern` and
+/// `CustomPhrase` share it and differ only in what a `<…>` may name, which `slot` decides.
+struct PatternParser<Node: PatternSyntax> {
+    let chars: [Character]
+    var index = 0
+    let text: String
+    /// Whether a group still open at the end of the text is reported as "missing ')'"
+    /// rather than "empty choice" (command files do; built-in forms keep the older message).
+    let missingCloserAtEnd: Bool
+    /// Turns what is written between `<` and `>` into a slot, or throws a complete message.
+    let slot: (String) throws -> Node
+
+    init(text: String, missingCloserAtEnd: Bool = false, slot: @escaping (String) throws -> Node) {
+        self.text = text
+        chars = Array(text)
+        self.missingCloserAtEnd = missingCloserAtEnd
+        self.slot = slot
+    }
+
+    /// A syntax error: what is wrong, at which column of the quoted pattern.
+    func fail(_ what: String) -> SpokenPattern.ParseError {
+        SpokenPattern.ParseError(message: "\(what) at column \(index + 1) of \"\(text)\"")
+    }
+
+    mutating func skipSpaces() {
+        while index < chars.count, chars[index] == " " || chars[index] == "\t" { index += 1 }
+    }
+
+    mutating func parseAlternatives(until closer: Character?) throws -> Node {
+        var options = [try parseSequence(until: closer)]
+        while index < chars.count, chars[index] == "|" {
+            index += 1
+            options.append(try parseSequence(until: closer))
         }
-
-        func fail(_ what: String) -> ParseError {
-            ParseError(message: "\(what) at column \(index + 1) of \"\(text)\"")
+        if let closer {
+            guard index < chars.count, chars[index] == closer else { throw fail("missing '\(closer)'") }
+            index += 1
+        } else if index < chars.count {
+            throw fail("unexpected '\(chars[index])'")
         }
+        return options.count == 1 ? options[0] : .alternatives(options)
+    }
 
-        mutating func skipSpaces() {
-            while index < chars.count, chars[index] == " " || chars[index] == "\t" { index += 1 }
-        }
-
-        mutating func parseAlternatives(until closer: Character?) throws -> SpokenPattern {
-            var options = [try parseSequence(until: closer)]
-            while index < chars.count, chars[index] == "|" {
+    mutating func parseSequence(until closer: Character?) throws -> Node {
+        var items: [Node] = []
+        while true {
+            skipSpaces()
+            guard index < chars.count else { break }
+            let c = chars[index]
+            if c == "|" || c == ")" || c == "]" { break }
+            switch c {
+            case "(":
                 index += 1
-                options.append(try parseSequence(until: closer))
-            }
-            if let closer {
-                guard index < chars.count, chars[index] == closer else { throw fail("missing '\(closer)'") }
+                let inner = try parseAlternatives(until: ")")
+                // A group is always a capture, even with one choice.
+                items.append(inner.isAlternatives ? inner : .alternatives([inner]))
+            case "[":
                 index += 1
-            } else if index < chars.count {
-                throw fail("unexpected '\(chars[index])'")
-            }
-            return options.count == 1 ? options[0] : .alternatives(options)
-        }
-
-        mutating func parseSequence(until closer: Character?) throws -> SpokenPattern {
-            var items: [SpokenPattern] = []
-            while true {
-                skipSpaces()
-                guard index < chars.count else { break }
-                let c = chars[index]
-                if c == "|" || c == ")" || c == "]" { break }
-                switch c {
-                case "(":
+                items.append(.optional(try parseAlternatives(until: "]")))
+            case "<":
+                index += 1
+                let start = index
+                while index < chars.count, chars[index] != ">" { index += 1 }
+                guard index < chars.count else { throw fail("missing '>'") }
+                let name = String(chars[start..<index])
+                index += 1
+                items.append(try slot(name))
+            default:
+                let start = index
+                while index < chars.count, chars[index].isLetter || chars[index] == "'" || chars[index] == "-" {
                     index += 1
-                    let inner = try parseAlternatives(until: ")")
-                    // A group is always a capture, even with one choice.
-                    if case .alternatives = inner { items.append(inner) } else { items.append(.alternatives([inner])) }
-                case "[":
-                    index += 1
-                    items.append(.optional(try parseAlternatives(until: "]")))
-                case "<":
-                    index += 1
-                    let start = index
-                    while index < chars.count, chars[index] != ">" { index += 1 }
-                    guard index < chars.count else { throw fail("missing '>'") }
-                    let name = String(chars[start..<index])
-                    index += 1
-                    guard let slot = Slot(rawValue: name) else {
-                        throw ParseError(message: "unknown slot <\(name)> in \"\(text)\"; use <digit>, <digits> or <number>")
-                    }
-                    items.append(.slot(slot))
-                default:
-                    let start = index
-                    while index < chars.count, chars[index].isLetter || chars[index] == "'" || chars[index] == "-" {
-                        index += 1
-                    }
-                    guard index > start else { throw fail("unexpected '\(c)'") }
-                    items.append(.word(String(chars[start..<index]).lowercased()))
                 }
+                guard index > start else { throw fail("unexpected '\(c)'") }
+                items.append(.word(String(chars[start..<index]).lowercased()))
             }
-            if items.isEmpty { throw fail("empty choice") }
-            return items.count == 1 ? items[0] : .sequence(items)
         }
+        if items.isEmpty {
+            let unclosed = missingCloserAtEnd && index == chars.count ? closer : nil
+            throw fail(unclosed.map { "missing '\($0)'" } ?? "empty choice")
+        }
+        return items.count == 1 ? items[0] : .sequence(items)
     }
 }

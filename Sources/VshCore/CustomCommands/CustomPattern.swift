@@ -40,8 +40,15 @@ indirect enum CustomPhrase: Equatable {
     }
 
     static func parse(_ text: String, lists: Set<String>) throws -> CustomPhrase {
-        var parser = Parser(chars: Array(text), text: text, lists: lists)
-        return try parser.parseAlternatives(until: nil)
+        var parser = PatternParser<CustomPhrase>(text: text, missingCloserAtEnd: true) { written in
+            .slot(try slotKind(written, in: text, lists: lists))
+        }
+        do {
+            return try parser.parseAlternatives(until: nil)
+        } catch let error as SpokenPattern.ParseError {
+            // Syntax errors say where; the command-file reader adds what to do.
+            throw ParseError(message: error.message)
+        }
     }
 
     /// Whether matching it gives `SpokenPattern` captures (every group and slot does).
@@ -142,104 +149,41 @@ indirect enum CustomPhrase: Equatable {
     }
 }
 
-extension CustomPhrase {
-    struct Parser {
-        let chars: [Character]
-        let text: String
-        let lists: Set<String>
-        var index = 0
+extension CustomPhrase: PatternSyntax {
+    static func alternatives(_ items: [CustomPhrase]) -> CustomPhrase { .choice(items) }
 
-        init(chars: [Character], text: String, lists: Set<String>) {
-            self.chars = chars
-            self.text = text
-            self.lists = lists
-        }
+    var isAlternatives: Bool {
+        if case .choice = self { true } else { false }
+    }
 
-        func fail(_ what: String) -> ParseError {
-            ParseError(message: "\(what) at column \(index + 1) of \"\(text)\"")
-        }
-
-        mutating func skipSpaces() {
-            while index < chars.count, chars[index] == " " || chars[index] == "\t" { index += 1 }
-        }
-
-        mutating func parseAlternatives(until closer: Character?) throws -> CustomPhrase {
-            var options = [try parseSequence(until: closer)]
-            while index < chars.count, chars[index] == "|" {
-                index += 1
-                options.append(try parseSequence(until: closer))
+    /// The slot `written` between `<` and `>` in `text`: one of `SpokenPattern`'s slots,
+    /// a number range or a list of the file.
+    static func slotKind(_ written: String, in text: String, lists: Set<String>) throws -> SlotKind {
+        let inside = written.trimmingCharacters(in: .whitespaces)
+        let parts = inside.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch (parts.first ?? "", parts.count) {
+        case ("digit", 1): return .digit
+        case ("digits", 1): return .digits
+        case ("number", 1): return .number(0...99)
+        case ("number", 2):
+            let bounds = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count == 2, let low = Int(bounds[0]), let high = Int(bounds[1]), low <= high else {
+                throw ParseError(message: "<\(inside)> is not a range; write it as <number 1-20>", complete: true)
             }
-            if let closer {
-                guard index < chars.count, chars[index] == closer else { throw fail("missing '\(closer)'") }
-                index += 1
-            } else if index < chars.count {
-                throw fail("unexpected '\(chars[index])'")
+            guard low >= 0, high <= 99 else {
+                throw ParseError(message: "<\(inside)> reaches beyond 0-99, the numbers vsh can hear; narrow the range", complete: true)
             }
-            return options.count == 1 ? options[0] : .choice(options)
-        }
-
-        mutating func parseSequence(until closer: Character?) throws -> CustomPhrase {
-            var items: [CustomPhrase] = []
-            while true {
-                skipSpaces()
-                guard index < chars.count else { break }
-                let c = chars[index]
-                if c == "|" || c == ")" || c == "]" { break }
-                switch c {
-                case "(":
-                    index += 1
-                    let inner = try parseAlternatives(until: ")")
-                    if case .choice = inner { items.append(inner) } else { items.append(.choice([inner])) }
-                case "[":
-                    index += 1
-                    items.append(.optional(try parseAlternatives(until: "]")))
-                case "<":
-                    items.append(.slot(try parseSlot()))
-                default:
-                    let start = index
-                    while index < chars.count, chars[index].isLetter || chars[index] == "'" || chars[index] == "-" {
-                        index += 1
-                    }
-                    guard index > start else { throw fail("unexpected '\(c)'") }
-                    items.append(.word(String(chars[start..<index]).lowercased()))
-                }
+            return .number(low...high)
+        case (let name, 1) where lists.contains(name):
+            return .list(name)
+        default:
+            var message = "unknown slot <\(inside)> in \"\(text)\""
+            if let near = Suggest.closest(to: inside, among: ["digit", "digits", "number"] + lists.sorted()) {
+                message += "; did you mean <\(near)>? (lists are defined with 'list NAME: …')"
+            } else {
+                message += "; use <digit>, <digits>, <number>, <number 1-20> or a list of this file ('list \(inside): …')"
             }
-            if items.isEmpty { throw fail(index == chars.count && closer != nil ? "missing '\(closer!)'" : "empty choice") }
-            return items.count == 1 ? items[0] : .sequence(items)
-        }
-
-        mutating func parseSlot() throws -> SlotKind {
-            index += 1
-            let start = index
-            while index < chars.count, chars[index] != ">" { index += 1 }
-            guard index < chars.count else { throw fail("missing '>'") }
-            let inside = String(chars[start..<index]).trimmingCharacters(in: .whitespaces)
-            index += 1
-            let parts = inside.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            switch (parts.first ?? "", parts.count) {
-            case ("digit", 1): return .digit
-            case ("digits", 1): return .digits
-            case ("number", 1): return .number(0...99)
-            case ("number", 2):
-                let bounds = parts[1].split(separator: "-", omittingEmptySubsequences: false)
-                guard bounds.count == 2, let low = Int(bounds[0]), let high = Int(bounds[1]), low <= high else {
-                    throw ParseError(message: "<\(inside)> is not a range; write it as <number 1-20>", complete: true)
-                }
-                guard low >= 0, high <= 99 else {
-                    throw ParseError(message: "<\(inside)> reaches beyond 0-99, the numbers vsh can hear; narrow the range", complete: true)
-                }
-                return .number(low...high)
-            case (let name, 1) where lists.contains(name):
-                return .list(name)
-            default:
-                var message = "unknown slot <\(inside)> in \"\(text)\""
-                if let near = Suggest.closest(to: inside, among: ["digit", "digits", "number"] + lists.sorted()) {
-                    message += "; did you mean <\(near)>? (lists are defined with 'list NAME: …')"
-                } else {
-                    message += "; use <digit>, <digits>, <number>, <number 1-20> or a list of this file ('list \(inside): …')"
-                }
-                throw ParseError(message: message, complete: true)
-            }
+            throw ParseError(message: message, complete: true)
         }
     }
 }
