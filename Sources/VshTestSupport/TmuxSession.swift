@@ -96,7 +96,7 @@ public final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ["tmux", "-S", socket] + arguments
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         // Test threads block signals and children inherit the mask: the tmux server would
         // never see SIGCHLD, nor vsh SIGINT. Start tmux with nothing blocked, defaults set.
