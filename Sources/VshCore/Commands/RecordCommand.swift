@@ -45,7 +45,7 @@ public struct RecordCommand: ShellCommand {
         if let title {
             let item = try session.store.save(draft, title: title)
             session.currentDraft = nil
-            context.output.line("Saved as \(item.id): \(item.title)")
+            context.output.line("saved \(item.id): \(item.title)")
             return
         }
         context.output.line("Not saved yet: 'save [TITLE]' keeps it (it is draft \(draft.id) until then).")
