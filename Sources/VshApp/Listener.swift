@@ -19,6 +19,10 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
 
     private let lock = NSLock()
     private var running = false
+    /// The grammar listened for (its JSGF), and a newer set to switch to when command
+    /// files were reloaded: built on the prompt's thread, loaded on the listener's.
+    private var listenedFor = ""
+    private var pending: [VoiceGrammar]?
 
     init(audio: ListenerAudio, prompt: VoicePrompt, settings: Settings, paths: Paths,
          registry: @escaping () -> CommandRegistry, explicit: Bool) {
@@ -37,10 +41,9 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
         running = true
         // The grammar is built here, on the prompt's thread, from the registry as it is
         // now: with the wake phrase, and without it in case the dictionary cannot say it.
-        let commands = registry()
-        let grammars = [settings.wakePhrase, nil].compactMap { wake in
-            (try? VoicePrompt.grammarRegistry(commands, wakePhrase: wake)).map(VoiceGrammar.init(registry:))
-        }
+        let grammars = currentGrammars()
+        listenedFor = grammars.first?.jsgf ?? ""
+        pending = nil
         let thread = Thread { [self] in
             listen(grammars)
             lock.lock()
@@ -52,8 +55,38 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
         thread.start()
     }
 
+    /// The commands' grammars as the registry is now: with the wake phrase, and without
+    /// it in case the dictionary cannot say it.
+    private func currentGrammars() -> [VoiceGrammar] {
+        let commands = registry()
+        return [settings.wakePhrase, nil].compactMap { wake in
+            (try? VoicePrompt.grammarRegistry(commands, wakePhrase: wake)).map(VoiceGrammar.init(registry:))
+        }
+    }
+
     func pause() { audio.pause() }
-    func resume() { audio.resume() }
+
+    /// After each command (which may have been `reload`, or a line that reloaded changed
+    /// command files first): a changed grammar is handed to the listener thread.
+    func resume() {
+        let grammars = currentGrammars()
+        lock.withLock {
+            if let jsgf = grammars.first?.jsgf, jsgf != listenedFor {
+                listenedFor = jsgf
+                pending = grammars
+            }
+        }
+        audio.resume()
+    }
+
+    /// A grammar newer than the one loaded, once.
+    private func takePending() -> [VoiceGrammar]? {
+        lock.withLock {
+            defer { pending = nil }
+            return pending
+        }
+    }
+
     func restart() { start() }
 
     private func listen(_ grammars: [VoiceGrammar]) {
@@ -71,8 +104,19 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
             prompt.post(.failed("the recogniser did not start: \(error)", quiet: false))
             return
         }
-        let (grammar, sphinx, wakePhrase) = loaded
-        let recognizer = ClipKeeper(sphinx)
+        let (firstGrammar, sphinx, wakePhrase) = loaded
+        let current = CurrentGrammar(grammar: firstGrammar, recognizer: sphinx)
+        let recognizer = ClipKeeper(current)
+        current.update = { [self] in
+            guard let grammars = takePending() else { return nil }
+            do {
+                let (grammar, sphinx, _) = try self.recognizer(grammars)
+                return (grammar, sphinx)
+            } catch {
+                prompt.post(.note("the reloaded commands cannot be listened for (\(error)); still listening for the earlier ones"))
+                return nil
+            }
+        }
         let use: VoicePipeline.FrontEndUse = settings.denoise == .auto && !settings.gainControl
             ? .belowSNR(Settings.denoiseBelowSNR) : .always
         // Threshold 0: every utterance comes back interpreted; the prompt applies the
@@ -80,7 +124,7 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
         let pipeline = VoicePipeline(
             source: audio, frontEnd: VoiceSetup.frontEnd(settings), frontEndUse: use,
             endpointer: VoiceSetup.endpointer(settings), recognizer: recognizer, threshold: 0,
-            interpret: grammar.interpret)
+            interpret: { current.grammar.interpret($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
@@ -91,7 +135,7 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
                 case .utterance(let utterance):
                     // Wait for the prompt: it resumes the listener once it has taken this.
                     audio.pause()
-                    prompt.post(.heard(heard(utterance, grammar: grammar, samples: recognizer.last)))
+                    prompt.post(.heard(heard(utterance, grammar: current.grammar, samples: recognizer.last)))
                 }
                 return !audio.isStopped
             }
@@ -134,6 +178,28 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
         return Heard(
             text: u.recognition.text, confidence: u.recognition.confidence, candidates: candidates,
             samples: samples, end: u.end, endClock: audio.clock(at: u.end))
+    }
+}
+
+/// The grammar and recogniser the listener uses, switched between utterances when the
+/// commands change (a recogniser for a new grammar loads in about 15 ms).
+final class CurrentGrammar: CommandRecognizer {
+    private(set) var grammar: VoiceGrammar
+    private var recognizer: SphinxCommandRecognizer
+    /// A newer grammar and its recogniser, when there is one.
+    var update: () -> (VoiceGrammar, SphinxCommandRecognizer)? = { nil }
+
+    init(grammar: VoiceGrammar, recognizer: SphinxCommandRecognizer) {
+        self.grammar = grammar
+        self.recognizer = recognizer
+    }
+
+    func recognize(_ samples: [Int16], start: Double) -> Recognition {
+        if let (grammar, recognizer) = update() {
+            self.grammar = grammar
+            self.recognizer = recognizer
+        }
+        return recognizer.recognize(samples, start: start)
     }
 }
 
