@@ -67,8 +67,15 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
     func pause() { audio.pause() }
 
     /// After each command (which may have been `reload`, or a line that reloaded changed
-    /// command files first): a changed grammar is handed to the listener thread.
+    /// command files first): a changed grammar goes to the listener thread.
     func resume() {
+        refreshGrammar()
+        audio.resume()
+    }
+
+    /// Hands the listener thread the registry's grammar when it changed; the thread loads
+    /// it before its next decode.
+    func refreshGrammar() {
         let grammars = currentGrammars()
         lock.withLock {
             if let jsgf = grammars.first?.jsgf, jsgf != listenedFor {
@@ -76,7 +83,6 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
                 pending = grammars
             }
         }
-        audio.resume()
     }
 
     /// A grammar newer than the one loaded, once.

@@ -33,6 +33,12 @@ enum PromptListening {
             audio: audio, prompt: voice, settings: session.settings, paths: session.paths,
             registry: { session.registry }, explicit: options.audioIn != nil)
         voice.listener = listener
+        voice.beforeHearing = {
+            guard let loaded = session.reloadCommandFilesIfChanged() else { return nil }
+            listener.refreshGrammar()
+            let problems = loaded.problems.isEmpty ? "" : "; \(loaded.problems.count) problem(s): type 'reload' to see them"
+            return "command files changed: \(loaded.commands.count) custom command(s) loaded" + problems
+        }
         editor.sideInput = voice
         session.listening = voice
         if let base = session.voice { session.voice = ListenerVoice(base: base, audio: audio) }

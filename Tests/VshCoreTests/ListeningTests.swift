@@ -7,10 +7,11 @@ import VshTestSupport
 /// would post them: no audio, no terminal.
 @Suite struct ListeningTests {
     final class FakeListener: ListenerHandle {
-        var resumed = 0, paused = 0, restarted = 0
+        var resumed = 0, paused = 0, restarted = 0, refreshed = 0
         func pause() { paused += 1 }
         func resume() { resumed += 1 }
         func restart() { restarted += 1 }
+        func refreshGrammar() { refreshed += 1 }
     }
 
     final class Clock: @unchecked Sendable {

@@ -33,6 +33,26 @@ import VshTestSupport
         return out
     }
 
+    /// A command file dropped in while vsh listens is heard the next time someone speaks,
+    /// with nothing typed: "a moment later".
+    @Test func aFileDroppedMidSessionIsHeardWithoutTyping() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        try FileManager.default.createDirectory(
+            atPath: vsh.home.file("config/vsh/commands"), withIntermediateDirectories: true)
+        let pause = vsh.home.file("pause.wav"), audio = vsh.home.file("late.wav")
+        try run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", pause, "trim", "0", "5"])
+        try run(["sox", pause, try speak(["good morning"], in: vsh, name: "greet"), audio])
+        let env = vsh.environment(["TERM": "xterm", "LANG": "C", "LC_ALL": "C", "PATH": "/usr/bin:/bin"])
+        let tty = try TmuxSession(command: [VshBinary.path, "--audio-in", audio], environment: env, width: 120, height: 40)
+        _ = try tty.waitFor("vsh> ")
+        install(vsh, ["greet.commands": "command greet\n    summary: Say good morning\n    say: good morning\n    run: quality\n"])
+        let screen = try tty.waitFor("the new command, spoken", timeout: 30) {
+            $0.contains("greet   [spoken") && $0.contains("medium")
+        }
+        #expect(screen.contains("(command files changed: "))
+    }
+
     func run(_ argv: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -91,4 +91,6 @@ public protocol ListenerHandle: AnyObject {
     func resume()
     /// Starts again after the input failed; the outcome arrives as an event.
     func restart()
+    /// Listens for the registry's commands as they are now (after command files changed).
+    func refreshGrammar()
 }

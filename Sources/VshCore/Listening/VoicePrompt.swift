@@ -67,6 +67,9 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     /// Whether running the candidate cannot be taken back without undo (then a spoken one
     /// asks first); see `destructive(in:)`.
     public var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
+    /// When speech starts, on the prompt's thread: reloads command files that changed,
+    /// so a command from a file dropped in a moment ago is heard; returns what to say.
+    public var beforeHearing: () -> String? = { nil }
     /// Where spoken commands' audio is kept; nil keeps none.
     public var clips: ClipStore?
     /// Seconds on a monotonic clock (questions lapse by it). Tests replace it.
@@ -153,6 +156,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
                 if wakePhrase != options.wakePhrase { wake = try? SpokenPattern.parse(wakePhrase) }
             case .speechStarted:
                 hearing = true
+                if let note = beforeHearing() { notes.append(dim("(\(note))")) }
             case .heard(let heard):
                 hearing = false
                 switch decide(heard) {
