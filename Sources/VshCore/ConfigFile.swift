@@ -22,6 +22,9 @@ public enum ConfigFile {
     }
 
     static func apply(text: String, path: String, to settings: inout Settings) -> [String] {
+        if let (line, reason) = unparsable(text) {
+            return ["\(path):\(line): \(reason); this file is ignored until it is fixed"]
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
