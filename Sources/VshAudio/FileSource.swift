@@ -49,8 +49,13 @@ public final class FileAudioSource: AudioSource {
         sampleRate = file.sampleRate
         channels = file.channels
         duration = Double(file.frames) / Double(file.sampleRate)
-        resampler = file.sampleRate == Self.outputRate ? nil :
-            try Resampler(from: file.sampleRate, to: Self.outputRate)
+        do {
+            resampler = file.sampleRate == Self.outputRate ? nil :
+                try Resampler(from: file.sampleRate, to: Self.outputRate)
+        } catch let error as AudioError {
+            // A damaged header can claim any rate (found by AudioFuzzTests).
+            throw AudioFile.error(path, "its sample rate of \(file.sampleRate) Hz is not one vsh can convert (\(error.message))")
+        }
         block = [Float](repeating: 0, count: Self.blockFrames * file.channels)
     }
 
