@@ -27,6 +27,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
+	./bench/fuzz.sh
 
 build:
 	$(SWIFT) build
