@@ -24,7 +24,8 @@ final class ListenerVoice: VoiceServices {
             guard let stream = audio.sharedStream() else {
                 throw AudioError("the audio input \(path) is busy or closed; record --from FILE records a file of its own")
             }
-            return try StreamRecording(stream: stream, name: audio.name, rate: rate)
+            return try RecordingSource(
+                stream: stream, name: audio.name, description: "file \(audio.name) (as the microphone)", rate: rate)
         }
     }
 
@@ -34,40 +35,4 @@ final class ListenerVoice: VoiceServices {
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)
     }
-}
-
-/// A recording of the listener's file stream: 16 kHz as it reads, written at the
-/// quality's rate. Finishing it leaves the stream open for the listener.
-final class StreamRecording: RecordingInput {
-    let stream: AudioSource
-    let name: String
-    let description: String
-    let sampleRate: Int
-    private let toFileRate: Resampler?
-    private var writer: WavWriter?
-
-    init(stream: AudioSource, name: String, rate: Int) throws {
-        self.stream = stream
-        self.name = name
-        description = "file \(name) (as the microphone)"
-        sampleRate = rate
-        toFileRate = rate == FileAudioSource.outputRate ? nil : try Resampler(from: FileAudioSource.outputRate, to: rate)
-    }
-
-    func startWriting(to path: String) throws {
-        writer = try WavWriter(path: path, sampleRate: sampleRate)
-    }
-
-    var writtenSeconds: Double { writer?.duration ?? 0 }
-
-    func read(into buffer: inout [Int16]) throws -> Int {
-        let n = try stream.read(into: &buffer)
-        if n > 0, let writer {
-            let samples = Array(buffer[0..<n])
-            try writer.append(toFileRate?.process(samples) ?? samples)
-        }
-        return n
-    }
-
-    func finish() throws { try writer?.finish() }
 }

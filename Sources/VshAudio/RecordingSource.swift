@@ -36,13 +36,20 @@ public final class RecordingSource: RecordingInput {
     }
 
     /// A file, recorded until it ends, written at `rate`.
-    public init(file: String, rate: Int) throws {
+    public convenience init(file: String, rate: Int) throws {
         let source = try FileAudioSource(path: file)
-        name = source.name
-        description = "file \((file as NSString).lastPathComponent)"
+        try self.init(stream: source, name: source.name,
+                      description: "file \((file as NSString).lastPathComponent)", rate: rate)
+    }
+
+    /// Any 16 kHz stream (a file, or the file the prompt's listener is reading), written
+    /// at `rate`. Finishing the recording leaves the stream open.
+    public init(stream: AudioSource, name: String, description: String, rate: Int) throws {
+        self.name = name
+        self.description = description
         sampleRate = rate
         toFileRate = rate == FileAudioSource.outputRate ? nil : try Resampler(from: FileAudioSource.outputRate, to: rate)
-        read16k = { try source.read(into: &$0) }
+        read16k = { try stream.read(into: &$0) }
         close = {}
         writesOnRead = true
     }
