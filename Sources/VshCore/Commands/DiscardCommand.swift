@@ -16,15 +16,7 @@ public struct DiscardCommand: ShellCommand {
 
     public func run(in context: CommandContext) throws {
         let session = context.session
-        let chosen: TranscriptStore.Draft
-        if let id {
-            guard let found = try context.store.draft(id) else {
-                throw CommandError("no unsaved draft '\(id)'; 'drafts' lists them")
-            }
-            chosen = found
-        } else if let current = session.currentDraft {
-            chosen = current
-        } else {
+        guard let chosen = try context.draft(id) else {
             throw CommandError("no recording was made in this session; give a draft's id ('drafts' lists them)")
         }
         try context.store.discard(chosen)

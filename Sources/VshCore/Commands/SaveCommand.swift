@@ -19,15 +19,7 @@ public struct SaveCommand: ShellCommand {
 
     public func run(in context: CommandContext) throws {
         let session = context.session
-        let chosen: TranscriptStore.Draft
-        if let id = draft {
-            guard let found = try context.store.draft(id) else {
-                throw CommandError("no unsaved draft '\(id)'; 'drafts' lists them")
-            }
-            chosen = found
-        } else if let current = session.currentDraft {
-            chosen = current
-        } else {
+        guard let chosen = try context.draft(draft) else {
             let waiting = try context.store.drafts().drafts
             if waiting.isEmpty { throw CommandError("nothing to save: no recording has been made") }
             throw CommandError("no recording was made in this session; \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")

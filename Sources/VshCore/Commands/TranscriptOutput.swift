@@ -19,6 +19,16 @@ extension CommandContext {
         return listing[number - 1]
     }
 
+    /// The unsaved recording a command means: the draft `id` names, else the recording
+    /// just made; nil when there is neither.
+    func draft(_ id: String?) throws -> TranscriptStore.Draft? {
+        guard let id else { return session.currentDraft }
+        guard let found = try store.draft(id) else {
+            throw CommandError("no unsaved draft '\(id)'; 'drafts' lists them")
+        }
+        return found
+    }
+
     /// The saved transcript a reference stands for; says where it went if it is gone.
     func resolveItem(_ reference: String) throws -> TranscriptStore.Item {
         let id = try resolveID(reference)
