@@ -7,20 +7,7 @@ import VshTestSupport
 /// Serialized: the cases share the dictionary lookups this process has made.
 @Suite(.serialized) struct CustomCommandFileTests {
     @Test func aGoodFileLoadsItsCommandsIntoTheRegistry() throws {
-        let fixture = CommandFileFixture(["paint.commands": """
-            # Painting, by voice.
-            list colour: red | green | dark blue = navy
-
-            command paint
-                summary: Paint the wall
-                say: paint [the] wall <colour>
-                say: (colour | paint) it <colour> please
-                run: quality low
-
-            command stack
-                say: stack <number 1-20> (boxes | crates)
-                exec: /bin/echo {number}
-            """])
+        let fixture = CommandFileFixture(["paint.commands": CommandFileFixture.paint])
         let loaded = fixture.load()
         #expect(loaded.problems.map(fixture.shorten) == [])
         #expect(loaded.commands.map(\.name) == ["paint", "stack"])

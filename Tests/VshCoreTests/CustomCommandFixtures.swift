@@ -7,6 +7,23 @@ final class CommandFileFixture {
     let directory = TempDirectory("vsh-commands")
     static let dictionary = Settings().modelDirectory + "/cmudict-en-us.dict"
 
+    /// A good file with a list, alternatives, optional words, a number range and both
+    /// kinds of action: the parsing tests' example and a fuzz seed.
+    static let paint = """
+        # Painting, by voice.
+        list colour: red | green | dark blue = navy
+
+        command paint
+            summary: Paint the wall
+            say: paint [the] wall <colour>
+            say: (colour | paint) it <colour> please
+            run: quality low
+
+        command stack
+            say: stack <number 1-20> (boxes | crates)
+            exec: /bin/echo {number}
+        """
+
     init(_ files: [String: String] = [:]) {
         for (name, text) in files { write(name, text) }
     }

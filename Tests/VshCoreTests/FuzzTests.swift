@@ -105,20 +105,7 @@ import VshTestSupport
     }
 
     static let commandSeeds = [
-        """
-        # Painting, by voice.
-        list colour: red | green | dark blue = navy
-
-        command paint
-            summary: Paint the wall
-            say: paint [the] wall <colour>
-            say: (colour | paint) it <colour> please
-            run: quality low
-
-        command stack
-            say: stack <number 1-20> (boxes | crates)
-            exec: /bin/echo {number}
-        """,
+        CommandFileFixture.paint,
         """
         command level
         say: [please] (set | change) [the | a] level <digit> [now]
