@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "vsh", targets: ["vsh"]),
+        // Tests only: preloaded into vsh to make ALSA capture overrun, stall or vanish.
+        .library(name: "VshAlsaFaults", type: .dynamic, targets: ["CAlsaFaults"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +59,9 @@ let package = Package(
 
         // The little C that Swift cannot call: variadic functions and macros. vsh_ prefix.
         .target(name: "CVshShims", dependencies: ["CLibEdit", "CALSA", "CPocketSphinx"]),
+
+        // Tests only: ALSA capture faults (overrun, stall, unplug) for a preloaded vsh.
+        .target(name: "CAlsaFaults", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Fakes for tests: scripted line reader, in-memory sinks.
         .target(name: "VshTestSupport", dependencies: ["VshCore"]),

@@ -15,6 +15,12 @@ public final class RecordingSource: RecordingInput {
     private let close: () -> Void
     /// Files write what recognition reads; the microphone writes in its capture tap.
     private let writesOnRead: Bool
+    /// The first failure to write the file (disk full): the next read throws it, so the
+    /// recording ends with what was written rather than going on unrecorded.
+    private var writeFailure: Error?
+    /// The microphone's overruns so far (0 for files).
+    private let overrunCount: () -> Int
+    public var overruns: Int { overrunCount() }
 
     /// The microphone: `device` opened at `rate` (or the nearest rate it offers).
     public static func microphone(device: String, rate: Int) throws -> RecordingSource {
@@ -32,7 +38,11 @@ public final class RecordingSource: RecordingInput {
         let mic = try MicrophoneSource(capture: capture, maxSeconds: maxSeconds, tap: { tap.write?($0) })
         read16k = { try mic.read(into: &$0) }
         close = { mic.close() }
-        tap.write = { [unowned self] samples in try? self.writer?.append(samples) }
+        overrunCount = { capture.overruns }
+        tap.write = { [unowned self] samples in
+            guard writeFailure == nil else { return }
+            do { try writer?.append(samples) } catch { writeFailure = error }
+        }
     }
 
     /// A file, recorded until it ends, written at `rate`.
@@ -52,6 +62,7 @@ public final class RecordingSource: RecordingInput {
         read16k = { try stream.read(into: &$0) }
         close = {}
         writesOnRead = true
+        overrunCount = { 0 }
     }
 
     public func startWriting(to path: String) throws {
@@ -62,6 +73,7 @@ public final class RecordingSource: RecordingInput {
 
     public func read(into buffer: inout [Int16]) throws -> Int {
         let n = try read16k(&buffer)
+        if let writeFailure { throw writeFailure }
         if n > 0, writesOnRead, let writer {
             let samples = Array(buffer[0..<n])
             try writer.append(toFileRate?.process(samples) ?? samples)

@@ -42,13 +42,23 @@ public struct RecordCommand: ShellCommand {
         session.currentDraft = draft
         let transcript = draft.transcript.isEmpty ? "(no words recognised)" : draft.transcript
         context.output.line(String(format: "Recorded %.1f s: ", draft.duration) + transcript)
+        if result.overruns > 0 {
+            context.error.line("warning: the microphone overran \(result.overruns) time\(result.overruns == 1 ? "" : "s") "
+                + "(the computer was too busy to take its audio in time), so the recording has short gaps")
+        }
+        var kept = "Not saved yet: 'save [TITLE]' keeps it (it is draft \(draft.id) until then)."
         if let title {
             let item = try session.store.save(draft, title: title)
             session.currentDraft = nil
-            context.output.line("saved \(item.id): \(item.title)")
-            return
+            kept = "saved \(item.id): \(item.title)"
         }
-        context.output.line("Not saved yet: 'save [TITLE]' keeps it (it is draft \(draft.id) until then).")
+        if case .failed(let reason) = result.ending {
+            let keptNote = title == nil
+                ? "the \(String(format: "%.1f", draft.duration)) s recorded until then are kept: 'save [TITLE]' keeps them (draft \(draft.id))"
+                : "the \(String(format: "%.1f", draft.duration)) s recorded until then are \(kept)"
+            throw CommandError("recording stopped early: \(reason)\n\(keptNote)")
+        }
+        context.output.line(kept)
     }
 
     /// `● 00:12  ██████······  -23 dB  the words so far`

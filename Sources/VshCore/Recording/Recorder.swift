@@ -18,11 +18,16 @@ public final class Recorder {
         case inputEnded
         case stopped(String)
         case spokenStop
+        /// The input failed midway (device unplugged or stalled, disk full); what was
+        /// recorded until then is in the draft.
+        case failed(String)
     }
 
     public struct Result {
         public var draft: TranscriptStore.Draft
         public var ending: Ending
+        /// Overruns of the device: short gaps in the audio.
+        public var overruns: Int
     }
 
     /// The phrase that ends a recording by voice; it is not kept in the transcript.
@@ -51,6 +56,16 @@ public final class Recorder {
         var ending = Ending.inputEnded
         var meter = LevelMeter()
         var lastStatus = -1.0
+        /// The draft already holds the audio up to a failure (the writer appends every
+        /// read, 30 ms): keep it, with the words so far, and say what happened.
+        func failed(_ error: Error) -> Result {
+            try? input.finish()
+            draft = (try? store.updateDraft(
+                draft, transcript: words.map(\.word).joined(separator: " "), words: words,
+                duration: input.writtenSeconds)) ?? draft
+            draft.duration = input.writtenSeconds
+            return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns)
+        }
         func text() -> String { (words.map(\.word) + (partial.isEmpty ? [] : [partial])).joined(separator: " ") }
         do {
             try pipeline.run(onAudio: { samples in
@@ -87,13 +102,16 @@ public final class Recorder {
                 return true
             }
         } catch {
-            try? input.finish()
-            throw error
+            return failed(error)
         }
-        try input.finish()
-        draft = try store.updateDraft(
-            draft, transcript: words.map(\.word).joined(separator: " "), words: words, duration: input.writtenSeconds)
-        return Result(draft: draft, ending: ending)
+        do {
+            try input.finish()
+            draft = try store.updateDraft(
+                draft, transcript: words.map(\.word).joined(separator: " "), words: words, duration: input.writtenSeconds)
+        } catch {
+            return failed(error)
+        }
+        return Result(draft: draft, ending: ending, overruns: input.overruns)
     }
 }
 

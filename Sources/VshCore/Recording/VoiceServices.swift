@@ -25,6 +25,9 @@ public protocol RecordingInput: AudioSource {
     func startWriting(to path: String) throws
     /// Seconds written so far.
     var writtenSeconds: Double { get }
+    /// How often the device overran (audio arrived faster than it was read, and some was
+    /// lost): each is a short gap in the recording.
+    var overruns: Int { get }
     /// Flushes the file to disk and closes the input.
     func finish() throws
 }

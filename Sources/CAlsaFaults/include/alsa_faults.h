@@ -1,0 +1,1 @@
+/* Nothing to import: this library only replaces ALSA functions when preloaded. */
