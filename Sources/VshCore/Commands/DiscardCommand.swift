@@ -20,6 +20,7 @@ public struct DiscardCommand: ShellCommand {
             throw CommandError("no recording was made in this session; give a draft's id ('drafts' lists them)")
         }
         try context.store.discard(chosen)
+        context.warn(context.store.takeNotices())
         if session.currentDraft?.id == chosen.id { session.currentDraft = nil }
         if context.interactive { context.output.line("discarded \(chosen.id); 'undo' brings it back") }
     }

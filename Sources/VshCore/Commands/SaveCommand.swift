@@ -25,6 +25,7 @@ public struct SaveCommand: ShellCommand {
             throw CommandError("no recording was made in this session; \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")
         }
         let item = try context.store.save(chosen, title: title.isEmpty ? nil : title.joined(separator: " "))
+        context.warn(context.store.takeNotices())
         if session.currentDraft?.id == item.id { session.currentDraft = nil }
         context.output.line("saved \(item.id): \(item.title)")
     }

@@ -25,6 +25,7 @@ public struct TrashCommand: ShellCommand {
 
     public func run(in context: CommandContext) throws {
         let batches = context.store.trash()
+        context.warn(context.store.takeNotices())
         let items = batches.reduce(0) { $0 + $1.items.count }, drafts = batches.reduce(0) { $0 + $1.drafts.count }
         let count = items + drafts
         if action == .empty {

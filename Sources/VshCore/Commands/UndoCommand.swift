@@ -12,6 +12,7 @@ public struct UndoCommand: ShellCommand {
 
     public func run(in context: CommandContext) throws {
         let restored = try context.store.undo()
+        context.warn(context.store.takeNotices())
         var parts: [String] = []
         if !restored.items.isEmpty {
             parts.append("\(counted(restored.items.count, "transcript")) (\(restored.items.joined(separator: ", ")))")

@@ -45,7 +45,7 @@ extension TranscriptStore {
         draft.transcript = transcript
         draft.words = words
         draft.duration = duration
-        try StoreLock.with(directory, exclusive: true) {
+        try StoreLock.changing(directory, recover: recover) {
             guard StoreFiles.isDirectory(draftsDirectory) else { throw CommandError("the drafts directory \(draftsDirectory) has gone") }
             try write(draft)
         }
@@ -104,10 +104,11 @@ extension TranscriptStore {
     /// draft is still listed from its audio). A draft whose transcript was already saved
     /// (a save interrupted at its last step) is finished off here.
     public func drafts() throws -> (drafts: [Draft], warnings: [String]) {
-        guard let names = StoreFiles.names(in: draftsDirectory) else { return ([], []) }
+        recoverIfInterrupted()
+        var warnings = takeNotices()
+        guard let names = StoreFiles.names(in: draftsDirectory) else { return ([], warnings) }
         let ids = Set(names.filter { !$0.hasPrefix(".") }.map(Self.id(of:)))
         var drafts: [Draft] = []
-        var warnings: [String] = []
         for id in ids.sorted() {
             if StoreFiles.exists(path(id + ".txt")) {
                 try change { _ in

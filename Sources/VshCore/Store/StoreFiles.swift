@@ -89,6 +89,19 @@ enum StoreFiles {
         }
     }
 
+    /// Removes the temporary files (`.NAME.PID.tmp`, `NAME.PID.tmp`) of writers that are
+    /// gone: a writer killed before its rename leaves one.
+    static func removeTemporaries(in directories: [String]) {
+        for dir in directories {
+            for name in names(in: dir) ?? [] where name.hasSuffix(".tmp") {
+                let parts = name.split(separator: ".")
+                guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]),
+                      kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                unlink(dir + "/" + name)
+            }
+        }
+    }
+
     /// Makes a directory's changes durable (after renames into or out of it).
     static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -128,19 +141,68 @@ enum StoreFiles {
 /// An advisory lock on `<store>/.lock` (flock): shared while reading, exclusive while
 /// changing, so several vsh processes can share a store. The lock goes with the
 /// descriptor, so it is released however the body ends, and even if vsh is killed.
+///
+/// While a change runs the lock file holds one byte: a lock file that is not empty
+/// when the lock is taken means the last change was cut short (vsh killed, a disk
+/// full), and the store is put right before anything else (StoreRecovery.swift).
 enum StoreLock {
-    /// Runs `body` holding the lock. A store that cannot be locked (a read-only
-    /// directory) is still read, unlocked; changing it then fails.
+    /// Runs `body` holding the lock. A store that cannot be locked for writing (a
+    /// read-only directory) is still read, under a read-only lock or unlocked; changing
+    /// it throws, saying it is read-only.
     static func with<T>(_ store: String, exclusive: Bool, _ body: () throws -> T) throws -> T {
-        let fd = open(store + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try holding(store, exclusive: exclusive) { _ in try body() }
+    }
+
+    /// Runs the change `body` holding the exclusive lock, marking the lock file while it
+    /// runs. `recover` runs first if the last change was interrupted, and again if
+    /// `body` throws (a change that failed midway is finished or undone at once).
+    static func changing<T>(_ store: String, recover: () -> Void, _ body: () throws -> T) throws -> T {
+        try holding(store, exclusive: true) { fd in
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_size > 0 { recover() }
+            var mark: UInt8 = 0x2A
+            _ = pwrite(fd, &mark, 1, 0)
+            do {
+                let result = try body()
+                _ = ftruncate(fd, 0)
+                return result
+            } catch {
+                recover()
+                _ = ftruncate(fd, 0)
+                throw error
+            }
+        }
+    }
+
+    /// Whether the last change of `store` was cut short (its lock file is not empty).
+    static func interrupted(_ store: String) -> Bool {
+        var info = stat()
+        return stat(store + "/.lock", &info) == 0 && info.st_size > 0
+    }
+
+    /// Whether this process may change files in `store` (false: a read-only directory
+    /// or file system).
+    static func writable(_ store: String) -> Bool { access(store, W_OK) == 0 }
+
+    /// The error for a store this process may not change.
+    static func readOnly(_ store: String, _ failure: Int32) -> CommandError {
+        CommandError("the store \(store) is read-only (\(String(cString: strerror(failure)))): nothing was changed; "
+            + "make it writable (chmod u+w) or use another store (--store DIR)")
+    }
+
+    private static func holding<T>(_ store: String, exclusive: Bool, _ body: (Int32) throws -> T) throws -> T {
+        if exclusive && !writable(store) { throw readOnly(store, errno) }
+        var fd = open(store + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 && !exclusive { fd = open(store + "/.lock", O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else {
-            if !exclusive { return try body() }
+            if !exclusive { return try body(-1) }
+            if [EACCES, EROFS, EPERM].contains(errno) { throw readOnly(store, errno) }
             throw CommandError("cannot lock the store \(store): \(StoreFiles.reason)")
         }
         defer { close(fd) }
         while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
             guard errno == EINTR else { throw CommandError("cannot lock the store \(store): \(StoreFiles.reason)") }
         }
-        return try body()
+        return try body(fd)
     }
 }

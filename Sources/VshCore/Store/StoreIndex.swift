@@ -113,6 +113,7 @@ struct StoreIndex {
     /// Reads every `.txt` file and writes a new cache. Call holding the exclusive lock.
     func rebuild() throws -> Snapshot {
         try? StoreFiles.makeDirectory(directory)
+        StoreFiles.removeTemporaries(in: [directory])
         guard let before = StoreFiles.Stamp(store) else {
             throw CommandError("cannot read the store \(store): \(StoreFiles.reason)")
         }

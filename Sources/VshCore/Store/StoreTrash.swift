@@ -90,6 +90,7 @@ extension TranscriptStore {
 
     /// The trash, newest deletion first.
     public func trash() -> [TrashBatch] {
+        recoverIfInterrupted()
         let names = (StoreFiles.names(in: trashDirectory) ?? []).filter { !$0.hasPrefix(".") }.sorted(by: >)
         return names.map { name in
             let batch = trashDirectory + "/" + name
@@ -111,8 +112,14 @@ extension TranscriptStore {
         guard StoreFiles.isDirectory(trashDirectory) else { return 0 }
         try change { _ in
             for name in StoreFiles.names(in: trashDirectory) ?? [] {
+                // Renamed out of sight first: a batch cut short while being removed is
+                // never undone half, and recovery finishes removing it.
+                let hidden = trashDirectory + "/" + (name.hasPrefix(".") ? name : ".emptying-" + name)
+                guard name.hasPrefix(".") || rename(trashDirectory + "/" + name, hidden) == 0 else {
+                    throw CommandError("cannot remove \(trashDirectory)/\(name): \(StoreFiles.reason)")
+                }
                 do {
-                    try FileManager.default.removeItem(atPath: trashDirectory + "/" + name)
+                    try FileManager.default.removeItem(atPath: hidden)
                 } catch {
                     throw CommandError("cannot remove \(trashDirectory)/\(name): \(error.localizedDescription)")
                 }

@@ -11,6 +11,8 @@ public final class TranscriptStore {
     /// The zone new dates are written in and listings are grouped by.
     public let timeZone: TimeZone
     private let clock: () -> Date
+    /// What the store put right after an interrupted change, not yet told (`takeNotices`).
+    var notices: [String] = []
 
     /// A store rooted at `directory` (created on the first change, mode 0700). `clock`
     /// and `timeZone` are injected so tests can fix "now".
@@ -64,9 +66,11 @@ public final class TranscriptStore {
 
     private func items(matching search: TextSearch?) throws -> Listing {
         guard StoreFiles.isDirectory(directory) else { return Listing(items: [], warnings: []) }
+        recoverIfInterrupted()
         let index = StoreIndex(store: directory)
+        // A read-only store is scanned under the shared lock (its cache cannot be written).
         let snapshot = try StoreLock.with(directory, exclusive: false) { index.load() }
-            ?? StoreLock.with(directory, exclusive: true) { try index.load() ?? index.rebuild() }
+            ?? StoreLock.with(directory, exclusive: StoreLock.writable(directory)) { try index.load() ?? index.rebuild() }
         var items: [Item] = []
         var warnings: [String] = []
         items.reserveCapacity(snapshot.records.count)
@@ -82,7 +86,7 @@ public final class TranscriptStore {
         }
         items.sort { ($0.created.seconds, $0.id) > ($1.created.seconds, $1.id) }
         warnings.sort()
-        return Listing(items: items, warnings: warnings)
+        return Listing(items: items, warnings: takeNotices() + warnings)
     }
 
     /// The saved transcript `id`, read from its file (not the cache); nil when there is
@@ -136,20 +140,46 @@ public final class TranscriptStore {
     }
 
     /// Runs a change holding the exclusive lock, with the store directory in place. The
-    /// body lists the `.txt` files it changed, for the listing cache.
+    /// body lists the `.txt` files it changed, for the listing cache. A change cut short
+    /// (by a kill, or by an error such as a full disk) is put right (`recover`).
     func change<T>(_ body: (inout [StoreIndex.Change]) throws -> T) throws -> T {
         try StoreFiles.makeDirectory(directory, parents: true)
-        return try StoreLock.with(directory, exclusive: true) {
-            let before = StoreFiles.Stamp(directory)
-            var changes: [StoreIndex.Change] = []
-            defer {
-                if StoreFiles.Stamp(directory) != before {
-                    StoreFiles.syncDirectory(directory)
-                    StoreIndex(store: directory).record(changes, before: before)
+        do {
+            return try StoreLock.changing(directory, recover: recover) {
+                let before = StoreFiles.Stamp(directory)
+                var changes: [StoreIndex.Change] = []
+                defer {
+                    if StoreFiles.Stamp(directory) != before {
+                        StoreFiles.syncDirectory(directory)
+                        StoreIndex(store: directory).record(changes, before: before)
+                    }
                 }
+                return try body(&changes)
             }
-            return try body(&changes)
+        } catch let error as CommandError {
+            throw Self.explained(error)
         }
+    }
+
+    /// What was put right since the last call, for the person to be told.
+    public func takeNotices() -> [String] {
+        defer { notices = [] }
+        return notices
+    }
+
+    /// Puts the store right if its last change was cut short (readers call this first).
+    func recoverIfInterrupted() {
+        guard StoreLock.interrupted(directory), StoreLock.writable(directory) else { return }
+        _ = try? change { _ in }
+    }
+
+    /// Adds what to do to a failed write: a full disk is the person's to fix.
+    static func explained(_ error: CommandError) -> CommandError {
+        for code in [ENOSPC, EDQUOT, EFBIG] where error.message.hasSuffix(String(cString: strerror(code))) {
+            return CommandError(error.message + " (the disk is full or a file-size limit was reached); "
+                + "the store is as it was before: free some space and try again")
+        }
+        return error
     }
 
     /// The cache record of `<id>.txt` as it now is on disk.
