@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Encryption of audio at rest (`encrypt on`): ChaChaPoly, HKDF, SHA-256.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The executable: a few lines that hand over to VshApp.
@@ -34,6 +36,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.

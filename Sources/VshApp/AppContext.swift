@@ -14,6 +14,8 @@ struct AppContext {
         paths = Paths.resolve(
             store: global.store, config: global.config, environment: environment,
             executable: CommandLine.arguments.first ?? "vsh")
+        // Encrypted store audio (`encrypt on`) is read with this key wherever it is opened.
+        KeyFile.current = KeyFile(path: paths.keyFile)
         var settings = Settings()
         var warnings: [String] = []
         for file in [paths.shippedConfigFile, paths.userConfigFile].compactMap({ $0 }) {

@@ -19,10 +19,24 @@ final class AppVoice: VoiceServices {
     }
 
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput {
-        if let file { return try RecordingSource(file: file, rate: rate) }
-        // `--audio-in` may name a file that stands in for the microphone.
-        if FileManager.default.fileExists(atPath: input) { return try RecordingSource(file: input, rate: rate) }
-        return try RecordingSource.microphone(device: input, rate: rate)
+        let key = try sealingKey()
+        let source: RecordingSource
+        if let file {
+            source = try RecordingSource(file: file, rate: rate)
+        } else if FileManager.default.fileExists(atPath: input) {
+            // `--audio-in` may name a file that stands in for the microphone.
+            source = try RecordingSource(file: input, rate: rate)
+        } else {
+            source = try RecordingSource.microphone(device: input, rate: rate)
+        }
+        source.sealingKey = key
+        return source
+    }
+
+    /// The key recordings are sealed with while the store encrypts audio (`encrypt on`);
+    /// throws, before anything is recorded, when the store encrypts but the key is missing.
+    func sealingKey() throws -> AudioKey? {
+        try TranscriptStore(directory: paths.store).recordingKey(keyFile: KeyFile(path: paths.keyFile))
     }
 
     func dictation() throws -> StreamingRecognizer {

@@ -25,7 +25,10 @@ enum PromptListening {
         promptOptions.verbose = options.verbose
         let voice = VoicePrompt(options: promptOptions)
         voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
-        voice.clips = ClipStore(directory: session.paths.state + "/clips", limit: session.settings.historyClips)
+        var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
+        let store = session.paths.store, keyFile = KeyFile(path: session.paths.keyFile)
+        clips.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }
+        voice.clips = clips
 
         let input = ListenerAudio.Input.resolve(options.audioIn ?? session.settings.audioDevice)
         let audio = ListenerAudio(input: input, paced: !options.fast)

@@ -24,8 +24,11 @@ final class ListenerVoice: VoiceServices {
             guard let stream = audio.sharedStream() else {
                 throw AudioError("the audio input \(path) is busy or closed; record --from FILE records a file of its own")
             }
-            return try RecordingSource(
+            let key = try (base as? AppVoice)?.sealingKey()
+            let source = try RecordingSource(
                 stream: stream, name: audio.name, description: "file \(audio.name) (as the microphone)", rate: rate)
+            source.sealingKey = key
+            return source
         }
     }
 

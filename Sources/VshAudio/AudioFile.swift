@@ -7,6 +7,9 @@ import VshCore
 /// little-endian mono. Hands out interleaved float frames in −1…1; `FileAudioSource` turns
 /// them into the 16 kHz mono stream the voice path wants.
 ///
+/// Store audio encrypted by `encrypt on` is read through libsndfile's virtual I/O and
+/// decrypted as it is read (`SealedAudioIO`).
+///
 /// Owns two C resources: the file descriptor (opened here, so that a missing, unreadable,
 /// empty or directory path gets a precise message) and the `SNDFILE` handle over it
 /// (`sf_open_fd` with `close_desc` false, so the descriptor stays ours). Both are closed in
@@ -24,6 +27,9 @@ final class AudioFile {
     private let handle: OpaquePointer
     /// Owned: `close` in deinit, after `sf_close`.
     private let descriptor: Int32
+    /// For an encrypted file: what the handle reads through. Owned: released after
+    /// `sf_close` (the handle points at it).
+    private let sealed: SealedAudioIO?
 
     /// What vsh reads, for messages about files it cannot.
     static let formats = "vsh reads WAV, FLAC, Ogg and headerless 16 kHz 16-bit .raw"
@@ -51,15 +57,26 @@ final class AudioFile {
         }
 
         var info = SF_INFO()
+        var sealed: SealedAudioIO?
         if AudioFile.isRaw(path) {
             info.samplerate = 16_000
             info.channels = 1
             info.format = Int32(SF_FORMAT_RAW | SF_FORMAT_PCM_16 | SF_ENDIAN_LITTLE)
+        } else if SealedAudio.isSealed(path: path) {
+            // Encrypted store audio (`encrypt on`): decrypted as libsndfile reads it.
+            do {
+                sealed = SealedAudioIO(audio: try AudioBytes(path: path))
+            } catch {
+                close(fd)
+                throw error
+            }
         }
-        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+        let opened = if let sealed { sealed.open(&info) } else { sf_open_fd(fd, Int32(SFM_READ), &info, 0) }
+        guard let handle = opened else {
+            close(fd)
+            if let failure = sealed?.failure { throw failure }
             let reason = AudioFile.sentence(String(cString: sf_strerror(nil)))
             let code = Int(sf_error(nil))
-            close(fd)
             let unknown = code == SF_ERR_UNRECOGNISED_FORMAT || code == SF_ERR_UNSUPPORTED_ENCODING
             throw AudioFile.error(path, "\(reason) \(unknown ? AudioFile.formats : AudioFile.damaged)")
         }
@@ -74,6 +91,7 @@ final class AudioFile {
         self.sampleRate = Int(info.samplerate)
         self.channels = Int(info.channels)
         self.frames = info.frames
+        self.sealed = sealed
     }
 
     deinit {
@@ -85,6 +103,7 @@ final class AudioFile {
     /// interleaved, normalised to −1…1) and returns how many it read; 0 at the end.
     func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
         let got = sf_readf_float(handle, buffer, sf_count_t(frames))
+        if let failure = sealed?.failure { throw failure }
         if got < frames && sf_error(handle) != 0 {
             let reason = AudioFile.sentence(String(cString: sf_strerror(handle)))
             throw AudioFile.error(path, "\(reason) \(AudioFile.damaged)")

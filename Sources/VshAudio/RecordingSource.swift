@@ -8,7 +8,9 @@ public final class RecordingSource: RecordingInput {
     public let description: String
     public let sampleRate: Int
     private let read16k: (inout [Int16]) throws -> Int
-    private var writer: WavWriter?
+    private var writer: RecordingWriter?
+    /// Set while the store encrypts audio: the file is then written sealed with it.
+    public var sealingKey: AudioKey?
     /// Converts what recognition gets (16 kHz) to the file's rate, for file inputs; the
     /// microphone writes the device's own audio instead.
     private let toFileRate: Resampler?
@@ -66,7 +68,8 @@ public final class RecordingSource: RecordingInput {
     }
 
     public func startWriting(to path: String) throws {
-        writer = try WavWriter(path: path, sampleRate: sampleRate)
+        writer = try sealingKey.map { try SealedWavWriter(path: path, sampleRate: sampleRate, key: $0) }
+            ?? WavWriter(path: path, sampleRate: sampleRate)
     }
 
     public var writtenSeconds: Double { writer?.duration ?? 0 }

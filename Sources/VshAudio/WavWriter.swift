@@ -48,6 +48,8 @@ public final class WavWriter {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WavWriter.error(path, WavWriter.reason(errno: errno)) }
         descriptor = fd
+        // Held while writing, so that `encrypt on|off` leaves a recording in progress alone.
+        flock(fd, LOCK_EX | LOCK_NB)
         // O_CREAT's mode only applies to a new file; an old one keeps its own.
         guard fchmod(fd, 0o600) == 0 else { throw failure() }
         let header = WavWriter.header(sampleRate: sampleRate, dataBytes: 0)

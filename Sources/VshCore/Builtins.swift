@@ -17,6 +17,7 @@ public enum Builtins {
         CommandEntry(DraftsCommand.self),
         CommandEntry(SaveCommand.self),
         CommandEntry(DiscardCommand.self),
+        CommandEntry(EncryptCommand.self),
         CommandEntry(OutputsCommand.self),
         CommandEntry(ReloadCommand.self),
         CommandEntry(ListenSwitchCommand.self),

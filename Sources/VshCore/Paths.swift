@@ -13,6 +13,10 @@ public struct Paths: Sendable, Equatable {
 
     public var historyFile: String { state + "/history" }
     public var userConfigFile: String { config + "/vsh.toml" }
+    /// The key that encrypts audio at rest (`encrypt on`); back it up.
+    public var keyFile: String { config + "/key" }
+    /// The audio of spoken commands, kept beside the history (`ClipStore`).
+    public var clipsDirectory: String { state + "/clips" }
     public var shippedConfigFile: String? { shipped.map { $0 + "/config/vsh.toml" } }
 
     public init(store: String, config: String, shipped: String?, state: String) {

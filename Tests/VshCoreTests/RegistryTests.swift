@@ -62,7 +62,7 @@ import VshTestSupport
     }
 
     @Test(arguments: [
-        ("", "", ["delete", "discard", "drafts", "exit", "help", "history", "list", "listen", "outputs", "play", "quality", "quit",
+        ("", "", ["delete", "discard", "drafts", "encrypt", "exit", "help", "history", "list", "listen", "outputs", "play", "quality", "quit",
                   "record", "reload", "save", "search", "show", "stop", "trash", "undo"]),
         ("h", "h", ["help", "history"]),
         ("qua", "qua", ["quality"]),

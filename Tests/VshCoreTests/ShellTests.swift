@@ -35,6 +35,9 @@ import VshTestSupport
         Case(script: ["nope", "exit", "quality"], output: "",
              error: "line 1: error: unknown command 'nope'; type 'help' to see the commands\n", status: 1),
         Case(script: ["help nosuch"], output: "", error: "line 1: error: help: no command named 'nosuch'\n", status: 1),
+        Case(script: ["encrypt maybe"], output: "",
+             error: "line 1: error: encrypt: The value 'maybe' is invalid for '<on|off>'. Please provide one of 'on' and 'off'.\nusage: encrypt [<on|off>]\n",
+             status: 1),
         Case(script: ["help qualty"], output: "",
              error: "line 1: error: help: no command named 'qualty'; did you mean 'quality'?\n", status: 1),
     ])

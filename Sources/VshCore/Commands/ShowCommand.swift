@@ -36,7 +36,7 @@ public struct ShowCommand: ShellCommand {
             out.line(item.transcript.isEmpty ? placeholder : item.transcript)
             return
         }
-        out.line("Audio:    \(audio)")
+        out.line("Audio:    \(audio)" + (SealedAudio.isSealed(path: audio) ? " (encrypted)" : ""))
         out.line()
         out.line(item.transcript.isEmpty ? placeholder : item.transcript)
         out.line()
@@ -47,11 +47,25 @@ public struct ShowCommand: ShellCommand {
 
     /// The loudest moment of each of about 60 stretches of the audio, as block characters
     /// scaled to the loudest of all.
+    /// An encrypted file that cannot be read (no key, another key, damaged) gets the
+    /// reason instead.
     static func sparkline(_ path: String, columns: Int = 60) -> String {
-        guard let wave = WaveFile(path: path) else { return "(the audio is not a WAV file vsh can read)" }
+        let audio: AudioBytes
+        do {
+            audio = try AudioBytes(path: path)
+        } catch {
+            return "(no sketch: \(error))"
+        }
+        guard let wave = WaveFile(audio) else { return "(the audio is not a WAV file vsh can read)" }
         guard wave.dataBytes >= 2 else { return "(the audio is empty)" }
-        guard let peaks = wave.peaks(path: path, columns: min(columns, wave.dataBytes / 2)) else {
-            return "(no sketch: the audio is not 16-bit PCM)"
+        let peaks: [Double]
+        do {
+            guard let found = try wave.peaks(audio, columns: min(columns, wave.dataBytes / 2)) else {
+                return "(no sketch: the audio is not 16-bit PCM)"
+            }
+            peaks = found
+        } catch {
+            return "(no sketch: \(error))"
         }
         let loudest = peaks.max() ?? 0
         return String(peaks.map { peak in

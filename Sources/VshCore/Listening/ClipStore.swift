@@ -2,9 +2,13 @@ import Foundation
 
 /// The audio of spoken commands, kept beside the history: one 16 kHz mono WAV per
 /// command in `directory`, named by the time it was heard, the newest `limit` kept.
+/// While the store encrypts audio (`sealing` gives a key), clips are sealed too.
 public struct ClipStore: Sendable {
     public let directory: String
     public let limit: Int
+    /// The key to seal clips with, asked at each save (nil: plain). When it throws (the
+    /// store encrypts but the key is missing), no clip is written rather than a plain one.
+    public var sealing: @Sendable () throws -> AudioKey? = { nil }
 
     public init(directory: String, limit: Int) {
         self.directory = directory
@@ -20,7 +24,9 @@ public struct ClipStore: Sendable {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Self.wav(samples, rate: rate).write(to: URL(fileURLWithPath: path))
+            let wav = Self.wav(samples, rate: rate)
+            let bytes = try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
+            try AtomicFile.write(bytes, to: path)
         } catch {
             return nil
         }

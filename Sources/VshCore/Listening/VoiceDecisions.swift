@@ -33,11 +33,12 @@ extension VoicePrompt {
     }
 
     /// The destructive check for the commands in `registry()`: those marked destructive
-    /// (delete, command files' `destructive: yes`) and `trash empty`.
+    /// (delete, command files' `destructive: yes`), `trash empty` and `encrypt on|off`.
     public static func destructive(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
         { candidate in
             if registry().lookup(candidate.command)?.info.destructive == true { return true }
             let words = candidate.line.split(separator: " ")
+            if words.first == "encrypt" && words.count > 1 { return true }
             return words.first == "trash" && words.dropFirst().first == "empty"
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 /// What the store needs to know of a WAV file: its format, where its samples are and how
 /// long it lasts. The recorder writes the file; a recorder killed mid-way leaves sizes in
 /// the header that are zero or stale, so the length comes from the bytes really there.
+/// Sealed files (`encrypt on`) are read through `AudioBytes`, decrypted as they are read.
 struct WaveFile: Equatable {
     var sampleRate: Int
     var channels: Int
@@ -20,18 +21,19 @@ struct WaveFile: Equatable {
         return sampleRate > 0 && frame > 0 ? Double(dataBytes / frame) / Double(sampleRate) : 0
     }
 
-    /// Reads the header of the WAV at `path`; nil when it is missing or not a WAV.
+    /// Reads the header of the WAV at `path` (plain, or sealed when the key is here);
+    /// nil when it is missing, not a WAV, or sealed with a key this process lacks.
     init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let fileSize = Int(info.st_size)
+        guard let audio = try? AudioBytes(path: path) else { return nil }
+        self.init(audio)
+    }
+
+    /// Reads the header of the WAV in `audio`; nil when it is not a WAV.
+    init?(_ audio: AudioBytes) {
+        let fileSize = audio.count
         func bytes(_ offset: Int, _ count: Int) -> [UInt8]? {
-            var buffer = [UInt8](repeating: 0, count: count)
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-            return n == count ? buffer : nil
+            let read = try? audio.read(at: offset, length: count)
+            return read?.count == count ? read : nil
         }
         guard let riff = bytes(0, 12), riff[0..<4] == Array("RIFF".utf8)[...], riff[8..<12] == Array("WAVE".utf8)[...] else {
             return nil
@@ -61,9 +63,10 @@ struct WaveFile: Equatable {
     }
 
     /// Rewrites the RIFF and data sizes of a WAV whose recorder never finished it, so that
-    /// players see the whole recording. Two four-byte writes in the first sector.
+    /// players see the whole recording. Two four-byte writes in the first sector. A sealed
+    /// file is left alone: its sizes are put right as it is read (`AudioBytes`).
     static func repair(_ path: String) {
-        guard let wave = WaveFile(path: path), wave.sizesStale else { return }
+        guard !SealedAudio.isSealed(path: path), let wave = WaveFile(path: path), wave.sizesStale else { return }
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }
@@ -77,26 +80,30 @@ struct WaveFile: Equatable {
     }
 
     /// The peak level (0…1 of full scale) of each of `columns` equal stretches of the
-    /// audio, read in blocks; nil unless the file is 16-bit PCM.
+    /// audio, read in blocks; nil unless the file is 16-bit PCM or it cannot be read.
     func peaks(path: String, columns: Int) -> [Double]? {
+        guard let audio = try? AudioBytes(path: path) else { return nil }
+        return try? peaks(audio, columns: columns)
+    }
+
+    /// The same of `audio`; throws when a sealed file fails to decrypt part-way.
+    func peaks(_ audio: AudioBytes, columns: Int) throws -> [Double]? {
         guard format == 1, bitsPerSample == 16, columns > 0 else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
         let samples = dataBytes / 2
         var peaks = [Int](repeating: 0, count: columns)
-        var block = [Int16](repeating: 0, count: 1 << 16)
+        let block = 1 << 16
         var done = 0
         while done < samples {
-            let want = min(block.count, samples - done)
-            let n = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want * 2, off_t(dataOffset + done * 2)) }
+            let want = min(block, samples - done)
+            let bytes = try audio.read(at: dataOffset + done * 2, length: want * 2)
+            let n = bytes.count / 2
             guard n > 0 else { break }
-            for i in 0..<(n / 2) {
+            for i in 0..<n {
                 let column = min(columns - 1, (done + i) * columns / max(1, samples))
-                let level = abs(Int(Int16(littleEndian: block[i])))
+                let level = abs(Int(Int16(bitPattern: UInt16(bytes[2 * i]) | UInt16(bytes[2 * i + 1]) << 8)))
                 if level > peaks[column] { peaks[column] = level }
             }
-            done += n / 2
+            done += n
         }
         return peaks.map { Double($0) / 32768 }
     }

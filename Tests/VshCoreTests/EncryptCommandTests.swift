@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import VshCore
+import VshTestSupport
+
+/// `encrypt` in the core: the state it reports, spoken forms that ask first, clips and
+/// recordings that follow the store's choice.
+@Suite struct EncryptCommandTests {
+    @Test func spokenEncryptOnOrOffAsksFirstButTheStateDoesNot() {
+        let check = VoicePrompt.destructive(in: { Builtins.registry() })
+        #expect(check(VoiceCandidate(command: "encrypt", line: "encrypt on")))
+        #expect(check(VoiceCandidate(command: "encrypt", line: "encrypt off")))
+        #expect(!check(VoiceCandidate(command: "encrypt", line: "encrypt")))
+    }
+
+    @Test func onEncryptsOffDecryptsAndTheStateCounts() throws {
+        let harness = ShellHarness()
+        let store = harness.session.store
+        try FileManager.default.createDirectory(atPath: store.directory + "/drafts", withIntermediateDirectories: true)
+        let wav = Array(ClipStore.wav([1, 2, 3, -4], rate: 16_000))
+        try Data(wav).write(to: URL(fileURLWithPath: store.directory + "/drafts/20260101-0000.wav"))
+        #expect(harness.script(["encrypt"]) == 0)
+        #expect(harness.output.text.contains("Encryption: off"))
+        #expect(harness.output.text.contains("0 encrypted, 1 plain"))
+        #expect(harness.script(["encrypt on", "encrypt"]) == 0, "\(harness.error.text)")
+        #expect(harness.output.text.contains("Created the key \(harness.session.paths.keyFile)"))
+        #expect(harness.output.text.contains("1 encrypted, 0 plain"))
+        #expect(SealedAudio.isSealed(path: store.directory + "/drafts/20260101-0000.wav"))
+        let key = try #require(try KeyFile(path: harness.session.paths.keyFile).load())
+        #expect(store.encryptionKeyID == key.id)
+        #expect(try store.recordingKey(keyFile: KeyFile(path: harness.session.paths.keyFile))?.id == key.id)
+        // Without the key, recording is refused rather than written plain.
+        #expect(throws: CommandError.self) { try store.recordingKey(keyFile: KeyFile(path: "/nonexistent/key")) }
+        #expect(harness.script(["encrypt off"]) == 0, "\(harness.error.text)")
+        #expect(StoreFiles.read(store.directory + "/drafts/20260101-0000.wav") == wav)
+        #expect(store.encryptionKeyID == nil)
+        #expect(try store.recordingKey() == nil)
+    }
+
+    @Test func clipsAreSealedWhileTheStoreEncrypts() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let key = AudioKey.generate()
+        var clips = ClipStore(directory: dir.file("clips"), limit: 3)
+        clips.sealing = { key }
+        let path = try #require(clips.save([5, 6, 7]))
+        #expect(SealedAudio.isSealed(path: path))
+        let audio = AudioBytes(sealed: try SealedAudioReader(path: path, key: key, keyFile: nil))
+        #expect(try audio.readAll() == Array(ClipStore.wav([5, 6, 7], rate: 16_000)))
+        clips.sealing = { throw CommandError("no key") }
+        #expect(clips.save([1]) == nil, "no clip rather than a plain one")
+    }
+}
