@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// The short soak (bench/soak.py runs the hour): five minutes of spoken commands through
+/// `vsh listen`, as fast as it decodes. Every utterance must come out as a segment, and
+/// memory must stop growing once the voice path is warm. A leak check, not a timing check.
+@Suite struct SoakTests {
+    static let minutes = 5.0
+    /// RSS may grow at most this much from a quarter of the audio to its end (KB). Over
+    /// that stretch (about 58 utterances, 225 s of audio) it breaks for a leak of about
+    /// 13 KB per utterance, or for anything kept in proportion to the stream above 3.4 KB
+    /// per second of audio (a tenth of the 32 KB/s the raw audio takes): keeping every
+    /// utterance's audio (30-60 KB each, twice with the front end's copy) or the stream's
+    /// history would go far past it. Measured: about 250 KB with the debug build, mostly
+    /// pages the allocator takes as it warms up (the hour in bench/soak.py grows 1.2 MB).
+    static let growthBoundKB = 768
+
+    struct Segment: Decodable {
+        var start: Double
+        var end: Double
+    }
+
+    @Test func minutesOfCommandsDropNothingAndMemoryStaysFlat() throws {
+        let files = try EvalData.commandCorpus().filter { SoakAudio.conditions.contains($0.condition) }
+        #expect(files.count == 460)
+        let audio = try SoakAudio(seconds: Self.minutes * 60, files: files, seed: 1)
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let path = vsh.home.file("soak.wav")
+        try audio.write(to: path)
+
+        let run = try Self.listen(vsh, path, seconds: Self.minutes * 60)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let segments = try run.lines.map { try JSONDecoder().decode(Segment.self, from: Data($0.utf8)) }
+
+        // Dropped: no segment shares any time with the speech (±0.1 s for frame rounding
+        // and soft edges; segments carry 0.4 s of padding, utterances are ≥ 2 s apart).
+        let dropped = audio.spoken.filter { u in
+            !segments.contains { $0.start < u.end + 0.1 && u.start - 0.1 < $0.end }
+        }
+        #expect(audio.spoken.count > 70)
+        let named = dropped.prefix(5).map { "\($0.id) '\($0.words)' at \(String(format: "%.2f", $0.start)) s" }
+        #expect(dropped.isEmpty, "\(dropped.count) of \(audio.spoken.count) utterances dropped: \(named.joined(separator: ", "))")
+
+        let growth = run.rssAtEnd - run.rssAtQuarter
+        #expect(run.rssAtQuarter > 0 && run.rssAtEnd > 0, "RSS was sampled")
+        #expect(growth < Self.growthBoundKB,
+                "RSS grew \(growth) KB from a quarter of the audio (\(run.rssAtQuarter) KB) to its end (\(run.rssAtEnd) KB)")
+    }
+
+    struct Run {
+        var lines: [String]
+        var stderr: String
+        var status: Int32
+        /// VmRSS (KB) once a quarter of the audio was decoded, and the last one sampled.
+        var rssAtQuarter: Int
+        var rssAtEnd: Int
+    }
+
+    /// Runs `vsh listen --json` over `path`, sampling its RSS every 50 ms; the audio
+    /// position comes from the segments it has printed so far.
+    static func listen(_ vsh: VshBinary, _ path: String, seconds: Double) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VshBinary.path)
+        process.arguments = ["listen", "--json", "--from", path, "--grammar", EvalData.repository + "/bench/commands.gram"]
+        process.environment = vsh.environment()
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        let progress = Progress()
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var err = Data()
+        DispatchQueue.global().async(group: group) {
+            var pending = Data()
+            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+                pending += chunk
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    progress.add(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending = pending[(newline + 1)...]
+                }
+            }
+        }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        var quarter = 0, last = 0
+        while process.isRunning {
+            if let rss = residentKB(process.processIdentifier) {
+                last = rss
+                if quarter == 0 && progress.position >= seconds / 4 { quarter = rss }
+            }
+            usleep(50_000)
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Run(lines: progress.lines, stderr: String(decoding: err, as: UTF8.self),
+                   status: process.terminationStatus, rssAtQuarter: quarter, rssAtEnd: last)
+    }
+
+    /// VmRSS of a running process, in KB.
+    static func residentKB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ")[1])
+    }
+
+    /// The lines printed so far and the end of the last segment (seconds of audio).
+    final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var all: [String] = []
+        private var end = 0.0
+
+        func add(_ line: String) {
+            let segment = try? JSONDecoder().decode(Segment.self, from: Data(line.utf8))
+            lock.withLock {
+                all.append(line)
+                if let segment { end = segment.end }
+            }
+        }
+
+        var lines: [String] { lock.withLock { all } }
+        var position: Double { lock.withLock { end } }
+    }
+}
