@@ -3,7 +3,7 @@
 
 # Libraries vsh links, the speech model, and what the tests and benchmarks drive.
 PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
-            alsa-utils espeak-ng flite sox tmux python3-numpy
+            alsa-utils espeak-ng flite sox tmux python3-numpy util-linux
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy
 
@@ -27,6 +27,9 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/soak.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/faults.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/device_faults.py
 	./bench/fuzz.sh
 
 build:

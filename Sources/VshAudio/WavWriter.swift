@@ -69,7 +69,14 @@ public final class WavWriter {
             throw WavWriter.error(path, "a WAV file holds at most 4 GB; start a new recording")
         }
         let little = samples.map { $0.littleEndian }
-        try little.withUnsafeBytes { try write($0, at: WavWriter.headerSize + dataBytes) }
+        do {
+            try little.withUnsafeBytes { try write($0, at: WavWriter.headerSize + dataBytes) }
+        } catch {
+            // A write cut short (a full disk) leaves part of the samples past the data the
+            // header describes: take them off, so the file stays exactly a WAV.
+            _ = ftruncate(descriptor, off_t(WavWriter.headerSize + dataBytes))
+            throw error
+        }
         sampleCount += samples.count
         try writeSizes()
     }
@@ -116,7 +123,7 @@ public final class WavWriter {
     }
 
     private func failure() -> AudioError {
-        WavWriter.error(path, String(cString: strerror(errno)))
+        WavWriter.error(path, WavWriter.reason(errno: errno))
     }
 
     /// The 44-byte header of a 16-bit mono PCM WAV holding `dataBytes` bytes of samples.
@@ -148,7 +155,8 @@ public final class WavWriter {
         case ENOENT: return "its directory does not exist"
         case EACCES, EPERM: return "permission denied; choose a directory you can write to"
         case EISDIR: return "it is a directory; give a file name"
-        case ENOSPC: return "no space left on the device"
+        case ENOSPC, EDQUOT: return "no space left on the device; free some space"
+        case EFBIG: return "the file is too large (the disk is full or a file-size limit was reached); free some space"
         default: return String(cString: strerror(code))
         }
     }
