@@ -32,6 +32,13 @@ public final class Endpointer {
         public var minimumSpeech = 100
         /// Utterances are cut at this length (seconds).
         public var maximumLength = 15.0
+        /// "Speech" whose frame energy has stayed within this many dB (standard deviation)
+        /// for `steadyFrames` is a step up in the background (a fan, a hum, noise after
+        /// digital silence), not speech: the noise floor moves up to it. Speech swings
+        /// 10–20 dB between syllables; the frame energy of steady noise varies by about
+        /// 0.5 dB.
+        public var steadyDeviation = 1.0
+        public var steadyFrames = 100
 
         public init() {}
     }
@@ -78,9 +85,12 @@ public final class Endpointer {
     private var lastSpeechFrame = 0
     private var loudest = 0.0                // dB, within the utterance
     private var previousEnd = 0              // stream sample where the last utterance ended
+    /// The frame energies of the speech so far, to tell a steady background from speech.
+    private var steady: SteadyLevel
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
+        steady = SteadyLevel(frames: settings.steadyFrames, deviation: settings.steadyDeviation)
     }
 
     /// Whether an utterance is under way.
@@ -158,6 +168,13 @@ public final class Endpointer {
             return []
         }
         loudest = max(loudest, db)
+        if let level = steady.add(db), level > noise + settings.holdThreshold {
+            // Not speech: the background rose. Without this the floor would only follow
+            // it between utterances, a little at a time, and vsh would hear "speech" for
+            // up to `maximumLength` at a time for minutes.
+            floor = level
+            steady.reset()
+        }
         if speech {
             lastSpeechFrame = frameIndex
             quiet = 0
@@ -175,6 +192,7 @@ public final class Endpointer {
     private func close(at endFrame: Int) -> [Event] {
         inSpeech = false
         run = 0
+        steady.reset()
         let speechFrames = lastSpeechFrame - speechStartFrame + 1
         guard speechFrames * 10 >= settings.minimumSpeech else { return [] }
         let first = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
@@ -209,5 +227,47 @@ public final class Endpointer {
             if !processedHistory.isEmpty { processedHistory.removeFirst(min(drop, processedHistory.count)) }
             historyStart = keepFrom
         }
+    }
+}
+
+/// Whether the last `frames` frame energies (dB) were steady: their standard deviation at
+/// most `deviation`. Speech never is for long; a fan or a hum is.
+struct SteadyLevel {
+    let frames: Int
+    let deviation: Double
+    private var ring: [Double] = []
+    private var next = 0
+    private var sum = 0.0
+    private var squares = 0.0
+
+    init(frames: Int, deviation: Double) {
+        self.frames = frames
+        self.deviation = deviation
+    }
+
+    /// Adds a frame's energy; returns the mean of the last `frames` when they were steady.
+    mutating func add(_ db: Double) -> Double? {
+        guard frames > 1 else { return nil }
+        if ring.count < frames {
+            ring.append(db)
+        } else {
+            sum -= ring[next]
+            squares -= ring[next] * ring[next]
+            ring[next] = db
+            next = (next + 1) % frames
+        }
+        sum += db
+        squares += db * db
+        guard ring.count == frames else { return nil }
+        let mean = sum / Double(frames)
+        let variance = max(0, squares / Double(frames) - mean * mean)
+        return variance.squareRoot() <= deviation ? mean : nil
+    }
+
+    mutating func reset() {
+        ring.removeAll(keepingCapacity: true)
+        next = 0
+        sum = 0
+        squares = 0
     }
 }

@@ -160,3 +160,37 @@ import Testing
         #expect(abs(meter.level - -6.02) < 0.01, "not updated before 100 ms have passed")
     }
 }
+
+extension EndpointerTests {
+    /// Noise after quiet: `quiet` seconds of ±60 noise, then ±`level` noise to the end, with
+    /// tone bursts (0.6 s) at `tones` seconds.
+    static func noiseStep(quiet: Double, total: Double, level: Int, tones: [Double]) -> [Int16] {
+        var seed: UInt64 = 7
+        var out = [Int16](repeating: 0, count: Int(total * 16_000))
+        for i in out.indices {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let t = Double(i) / 16_000
+            let range = t < quiet ? 60 : level
+            var value = Double(Int(seed >> 33) % (2 * range + 1) - range)
+            for start in tones where t >= start && t < start + 0.6 {
+                value += 12_000 * sin(2 * Double.pi * 440 * t)
+            }
+            out[i] = Int16(max(-32_768, min(32_767, value)))
+        }
+        return out
+    }
+
+    /// A fan switched on (the background 20 dB up at once) is heard as speech only until
+    /// the endpointer sees it is steady (1 s), not for 15 s at a time; a command said
+    /// over it a few seconds later is its own utterance.
+    @Test func aStepUpInTheBackgroundIsNotHeardAsSpeechForLong() {
+        let audio = Self.noiseStep(quiet: 2, total: 12, level: 600, tones: [6, 9])
+        let found = Self.utterances(Self.run(audio))
+        // The step's own "utterance" ends within 2 s; then the two bursts, one each.
+        #expect(found.count == 3, "\(found)")
+        guard found.count == 3 else { return }
+        #expect(found[0].end < 2 + 2.0)
+        #expect(abs(found[1].start - (6 - 0.4)) < 0.1 && abs(found[1].end - (6.6 + 0.4)) < 0.1)
+        #expect(abs(found[2].start - (9 - 0.4)) < 0.1 && abs(found[2].end - (9.6 + 0.4)) < 0.1)
+    }
+}
