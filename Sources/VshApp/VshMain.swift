@@ -112,9 +112,12 @@ public struct VshMain: ParsableCommand {
     }
 
     /// Recordings that were never saved (vsh was left, or killed, while one was current)
-    /// are offered at start, so none is forgotten.
+    /// are offered at start, so none is forgotten; what the store put right after a
+    /// change cut short (vsh killed, a full disk) is told first.
     static func offerDrafts(_ store: TranscriptStore, to out: TextSink) {
-        guard let drafts = try? store.drafts().drafts, !drafts.isEmpty else { return }
+        guard let (drafts, warnings) = try? store.drafts() else { return }
+        for warning in warnings { out.line("warning: " + warning) }
+        guard !drafts.isEmpty else { return }
         out.line(drafts.count == 1 ? "You have an unsaved recording:" : "You have \(drafts.count) unsaved recordings:")
         for draft in drafts.suffix(5) {
             let words = draft.transcript.split(separator: " ").prefix(8).joined(separator: " ")
