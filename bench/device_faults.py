@@ -12,7 +12,7 @@ its WAV holds:
 Counts: cases, crashes (died by a signal we did not send), recordings lost (no readable
 WAV, or samples that are not the input's), worst and 95th-percentile loss.
 
-VSH_BIN names the release binary; VSH_FAULT_KILLS the number of kills (default 200).
+VSH_BIN names the release binary; VSH_RECORD_KILLS the number of kills per recorder (default 100).
 """
 import os
 import random
@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VSH = os.environ.get("VSH_BIN", os.path.join(HERE, "..", ".build/release/vsh"))
 FAULTS = os.path.join(os.path.dirname(VSH), "libVshAlsaFaults.so")
 EVAL = os.environ.get("VSH_EVAL", os.path.join(HERE, "..", "..", "shared", "eval"))
-KILLS = int(os.environ.get("VSH_FAULT_KILLS", "200"))
+KILLS = int(os.environ.get("VSH_RECORD_KILLS", "100"))
 RATE = 16000
 HALF_SECOND = RATE // 2
 
