@@ -67,12 +67,8 @@ enum AudioConversion {
             while offset < audio.count {
                 let block = try audio.read(at: offset, length: min(1 << 20, audio.count - offset))
                 guard !block.isEmpty else { break }
-                var done = 0
-                while done < block.count {
-                    let n = block.withUnsafeBytes { pwrite(out, $0.baseAddress! + done, block.count - done, off_t(offset + done)) }
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw CommandError("cannot write \(temp): \(StoreFiles.reason)") }
-                    done += n
+                guard block.withUnsafeBytes({ PositionalWrite.all(out, $0, at: offset) }) else {
+                    throw CommandError("cannot write \(temp): \(StoreFiles.reason)")
                 }
                 offset += block.count
             }

@@ -103,17 +103,8 @@ public final class SealedAudioWriter {
         SealedAudio.headerSize + chunk * (chunkSize + SealedAudio.tagSize)
     }
 
-    /// Writes all of `bytes` at `offset`, retrying short writes and interruptions.
     private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure()
-            }
-            done += n
-        }
+        guard PositionalWrite.all(descriptor, bytes, at: offset) else { throw failure() }
     }
 
     private func failure() -> AudioError {
