@@ -26,7 +26,7 @@ import VshTestSupport
         let vsh = VshBinary()
         defer { vsh.remove() }
         let store = vsh.home.file("store")
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var next = 0
         try Self.fill(store, items: 40, drafts: 30)
         next = 70
@@ -71,7 +71,7 @@ import VshTestSupport
     }
 
     /// A script of one kind of change, big enough to take a while.
-    static func script(_ op: String, _ state: StoreCheck, rng: inout SeededRandom) -> String {
+    static func script(_ op: String, _ state: StoreCheck, rng: inout SplitMix64) -> String {
         switch op {
         case "save": return state.drafts.sorted().map { "save --draft \($0)" }.joined(separator: "\n")
         case "delete":
