@@ -174,18 +174,10 @@ import VshTestSupport
             defer { vsh.remove() }
             let dir = TempDirectory()
             defer { dir.remove() }
-            let raw = try RecordTests.microphoneInput(dir)
-            var env = RecordTests.alsa(dir, input: raw, output: "/dev/null")
-            env["LD_PRELOAD"] = Self.faultLibrary
-            env["VSH_ALSA_FRAMES"] = dir.file("frames")
             let store = vsh.home.file("store")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: VshBinary.path)
-            process.arguments = ["--store", store, "--audio-in", "vshin", "-c", "record"]
-            process.environment = vsh.environment(env)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try RecordTests.startMicrophoneRecording(
+                vsh, dir, store: store,
+                environment: ["LD_PRELOAD": Self.faultLibrary, "VSH_ALSA_FRAMES": dir.file("frames")])
             let target = Int.random(in: 8_000...80_000, using: &random)
             let deadline = Date().addingTimeInterval(20)
             while Self.delivered(dir) < target && Date() < deadline { usleep(2_000) }

@@ -177,17 +177,10 @@ import VshTestSupport
         defer { vsh.remove() }
         let dir = TempDirectory()
         defer { dir.remove() }
-        let raw = try RecordTests.microphoneInput(dir)
         let store = vsh.home.file("store")
         var result = try vsh.run(["--store", store, "-c", "encrypt on"])
         #expect(result.status == 0, "\(result.stderr)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: VshBinary.path)
-        process.arguments = ["--store", store, "--audio-in", "vshin", "-c", "record"]
-        process.environment = vsh.environment(RecordTests.alsa(dir, input: raw, output: "/dev/null"))
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try RecordTests.startMicrophoneRecording(vsh, dir, store: store)
         let deadline = Date().addingTimeInterval(20)
         var draft: String?
         while Date() < deadline {

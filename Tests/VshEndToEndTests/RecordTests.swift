@@ -25,6 +25,22 @@ import VshTestSupport
         return raw
     }
 
+    /// Starts `vsh -c record` on `store` from the `vshin` microphone playing the sentence,
+    /// its output discarded; `extra` adds to the environment (a preloaded fault library).
+    static func startMicrophoneRecording(
+        _ vsh: VshBinary, _ dir: TempDirectory, store: String, environment extra: [String: String] = [:]
+    ) throws -> Process {
+        let raw = try microphoneInput(dir)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VshBinary.path)
+        process.arguments = ["--store", store, "--audio-in", "vshin", "-c", "record"]
+        process.environment = vsh.environment(alsa(dir, input: raw, output: "/dev/null").merging(extra) { $1 })
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// The 16-bit samples of a WAV file's data chunk (vsh writes a 44-byte header).
     static func wavData(_ path: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: path)).dropFirst(44)
@@ -107,15 +123,8 @@ import VshTestSupport
         defer { vsh.remove() }
         let dir = TempDirectory()
         defer { dir.remove() }
-        let raw = try Self.microphoneInput(dir)
         let store = vsh.home.file("store")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: VshBinary.path)
-        process.arguments = ["--store", store, "--audio-in", "vshin", "-c", "record"]
-        process.environment = vsh.environment(Self.alsa(dir, input: raw, output: "/dev/null"))
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startMicrophoneRecording(vsh, dir, store: store)
         // The file PCM is not paced: wait until a few seconds of audio are on disk.
         let deadline = Date().addingTimeInterval(20)
         var draftAudio: String?
