@@ -21,34 +21,48 @@ let package = Package(
         // The executable: a few lines that hand over to VshApp.
         .executableTarget(name: "vsh", dependencies: ["VshApp"]),
 
-        // Composition root: the command line, wiring of the real adapters into the core.
+        // Composition root: the command line, wiring of the real adapters into the modules.
         .target(
             name: "VshApp",
             dependencies: [
-                "VshCore", "VshAudio", "VshLineEditor",
+                "VshCommands", "VshAudio", "VshLineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Pure Swift, no C library import: shell loop, commands, registry, settings, and
-        // the protocols the adapters implement. Builds and tests without audio or a terminal.
+        // The built-in commands (one file each), the list of them, and the recorder.
+        .target(name: "VshCommands", dependencies: ["VshCommandFiles", "VshVoice", "VshStore", "VshCore"]),
+
+        // The command-file language: parsing, checks, the commands it defines, running them.
+        .target(name: "VshCommandFiles", dependencies: ["VshVoice", "VshCore"]),
+
+        // Everything from audio frames to a decided command: the seams the adapters
+        // implement, endpointer, confidence, grammar, pipelines, the prompt's listener.
+        .target(name: "VshVoice", dependencies: ["VshStore", "VshCore"]),
+
+        // The transcript store (plain files, FORMAT.md), drafts, trash, encryption at rest.
+        .target(
+            name: "VshStore",
+            dependencies: ["VshCore", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // Pure Swift, no C library: the shell loop, the command protocol and registry,
+        // settings and config files, history, paths. Builds and tests without audio.
         .target(
             name: "VshCore",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.
         .target(
             name: "VshAudio",
-            dependencies: ["VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile", "CVshShims"],
+            dependencies: ["VshVoice", "VshStore", "VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile", "CVshShims"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // libedit adapter for the core's LineReader protocol.
         .target(
             name: "VshLineEditor",
-            dependencies: ["VshCore", "CLibEdit", "CVshShims"],
+            dependencies: ["VshVoice", "VshCore", "CLibEdit", "CVshShims"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // One system library per C library: pkg-config for flags, apt for the package.
@@ -67,9 +81,11 @@ let package = Package(
         .target(name: "CAlsaFaults", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Fakes for tests: scripted line reader, in-memory sinks.
-        .target(name: "VshTestSupport", dependencies: ["VshCore"]),
+        .target(name: "VshTestSupport", dependencies: ["VshCommands", "VshVoice", "VshStore", "VshCore"]),
 
-        .testTarget(name: "VshCoreTests", dependencies: ["VshCore", "VshTestSupport"]),
+        .testTarget(
+            name: "VshCoreTests",
+            dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
         .testTarget(name: "VshEndToEndTests", dependencies: ["VshTestSupport"]),
         .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshTestSupport"]),
     ]

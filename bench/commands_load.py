@@ -31,7 +31,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env  # noqa: E402
+from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DICTIONARY = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
@@ -238,7 +238,7 @@ def accepted(outcome):
 def voice_bench(vsh, home, quick, jobs):
     from voice_data import ensure_corpus, ensure_oog, subset
     cache = os.path.join(ROOT, ".build", "bench-voice")
-    eval_dir = os.environ.get("VSH_EVAL", "/work/shared/eval")
+    eval_dir = require_eval(EVAL_DIR)
     corpus = ensure_corpus(os.path.join(cache, "corpus"), eval_dir)
     oog = ensure_oog(os.path.join(cache, "oog"), eval_dir)
     if quick:

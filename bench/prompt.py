@@ -36,11 +36,11 @@ import wave
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env, row  # noqa: E402
+from run import EVAL_DIR, isolated_env, row  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VSH = os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh"))
-EVAL = os.environ.get("VSH_EVAL", "/work/shared/eval")
+EVAL = EVAL_DIR
 OUT = os.path.join(ROOT, ".build", "bench-prompt")
 MODEL = "/usr/share/pocketsphinx/model/en-us"
 BASELINE = ["pocketsphinx_continuous", "-infile", "/dev/stdin", "-jsgf", os.path.join(ROOT, "bench", "commands.gram"),

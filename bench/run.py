@@ -14,6 +14,19 @@ import tempfile
 import time
 
 VSH = os.environ.get("VSH_BIN", os.path.join(os.path.dirname(__file__), "..", ".build/release/vsh"))
+# The evaluation data (../shared/eval beside the checkout, or $VSH_EVAL): real and
+# synthetic speech the voice benchmarks measure on. Tests never need it.
+EVAL_DIR = os.environ.get("VSH_EVAL") or os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "eval"))
+
+
+def require_eval(path):
+    """Stops the benchmark with status 2 and a clear message when the data is missing."""
+    if not os.path.exists(os.path.join(path, "make-commands-corpus")):
+        sys.stderr.write(f"no evaluation data in {path}: put shared/eval beside the checkout, "
+                         "pass --eval DIR or set VSH_EVAL\n")
+        sys.exit(2)
+    return path
 
 
 def isolated_env(home):

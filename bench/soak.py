@@ -57,7 +57,7 @@ import wave
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env  # noqa: E402
+from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
 from voice_data import ensure_corpus, log  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -330,8 +330,8 @@ def main():
     ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")),
                     help="the vsh binary (default $VSH_BIN, else .build/release/vsh)")
     ap.add_argument("--skip", action="append", choices=["prompt", "baseline"], default=[], help="leave a run out")
-    ap.add_argument("--eval", default=os.environ.get("VSH_EVAL", "/work/shared/eval"),
-                    help="the evaluation data directory (default $VSH_EVAL, else /work/shared/eval)")
+    ap.add_argument("--eval", default=EVAL_DIR,
+                    help="the evaluation data directory (default $VSH_EVAL, else ../shared/eval)")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-soak"), help="generated audio")
     args = ap.parse_args()
     vsh = os.path.abspath(args.vsh)

@@ -16,7 +16,7 @@ prints counts as an accepted hypothesis. Both run the same way, one process per 
 a time; vsh with an isolated HOME and a snapshot of this tree's config/ and commands/ taken
 at the start. Audio is generated once into .build/bench-voice/ and reused (bench/voice_data.py);
 per-file outcomes go to .build/bench-voice/{results,oog,dictation}-{vsh,baseline}.tsv.
---eval DIR (or VSH_EVAL) names the evaluation data, default /work/shared/eval.
+--eval DIR (or VSH_EVAL) names the evaluation data, default ../shared/eval.
 
 Exit status: 0 when both tools ran (missed goals included), 1 when vsh failed on some file,
 2 when the benchmark could not run (no binary, no baseline, no corpus).
@@ -37,7 +37,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env  # noqa: E402  (the same isolated HOME/XDG as the other benchmarks)
+from run import EVAL_DIR, isolated_env  # noqa: E402  (the same isolated HOME/XDG as the other benchmarks)
 from voice_data import ensure_corpus, ensure_oog, librivox, log, subset  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -285,8 +285,8 @@ def main():
                     help="the vsh binary (default $VSH_BIN, else .build/release/vsh)")
     ap.add_argument("--only", action="append", choices=["commands", "oog", "dictation"],
                     help="run only this part (repeatable)")
-    ap.add_argument("--eval", default=os.environ.get("VSH_EVAL", "/work/shared/eval"),
-                    help="the evaluation data directory (default $VSH_EVAL, else /work/shared/eval)")
+    ap.add_argument("--eval", default=EVAL_DIR,
+                    help="the evaluation data directory (default $VSH_EVAL, else ../shared/eval)")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-voice"),
                     help="generated audio and per-file results (default .build/bench-voice)")
     args = ap.parse_args()

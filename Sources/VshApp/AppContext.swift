@@ -1,6 +1,10 @@
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// What every vsh command line needs first: paths, settings (with warnings), registry.
 struct AppContext {

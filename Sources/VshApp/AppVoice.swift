@@ -1,6 +1,10 @@
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// The real audio side of record and play: ALSA, libsndfile, SpeexDSP, PocketSphinx.
 final class AppVoice: VoiceServices {

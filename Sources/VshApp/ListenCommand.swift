@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
 /// microphone; prints one line per utterance and runs nothing.

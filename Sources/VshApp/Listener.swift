@@ -1,6 +1,10 @@
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// The prompt's ear: a thread that runs the voice path (input → front end → endpointer
 /// → PocketSphinx against the commands' grammar) and posts what it hears to the

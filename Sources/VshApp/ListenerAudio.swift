@@ -1,6 +1,10 @@
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// The prompt listener's audio: a capture device, or a file played in as if it were one.
 /// The prompt pauses it while a command runs (only one reader of the input at a time):

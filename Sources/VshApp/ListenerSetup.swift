@@ -1,6 +1,10 @@
 import Foundation
 import VshCore
 import VshLineEditor
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// Wires listening at the prompt: the audio input (`--audio-in DEVICE` or `FILE`, else
 /// `voice.device`), the listener thread, the `VoicePrompt` that decides what speech does,

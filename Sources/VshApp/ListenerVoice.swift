@@ -1,6 +1,10 @@
 import Foundation
 import VshAudio
 import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// The voice services while the prompt listens: `record` takes the input from the
 /// listener (one reader at a time). A device is closed for it; a file continues where

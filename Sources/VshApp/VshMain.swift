@@ -3,6 +3,10 @@ import Foundation
 import VshAudio
 import VshCore
 import VshLineEditor
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// The `vsh` command line. With no command it is the shell: an interactive prompt on a
 /// terminal, a script reader when standard input is a file or pipe.

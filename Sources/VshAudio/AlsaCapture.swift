@@ -1,6 +1,8 @@
 import CALSA
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Records 16-bit mono audio from an ALSA PCM ("default", "hw:0", "plughw:CARD=Mic", or
 /// any name an ALSA configuration defines), at the requested rate or, when the device
@@ -34,7 +36,7 @@ public final class AlsaCapture {
 
     /// Opens `device` for capture near `rate` Hz. Throws an `AudioError` naming the device,
     /// ALSA's reason and what to try when it cannot be opened or set up.
-    public convenience init(device: String = "default", rate: Int = 16_000) throws {
+    public convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
         try self.init(device: device, rate: rate, configText: nil)
     }
 

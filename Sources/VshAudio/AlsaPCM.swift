@@ -2,6 +2,8 @@ import CALSA
 import CVshShims
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Which way audio flows through an `AlsaPCM`, and the words its messages use.
 enum AlsaDirection {

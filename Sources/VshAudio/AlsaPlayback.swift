@@ -1,6 +1,8 @@
 import CALSA
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Plays 16-bit mono audio through an ALSA PCM ("default", "hw:0", or any name an ALSA
 /// configuration defines) at the rate the device agreed to (`rate`: the requested one, or
@@ -27,7 +29,7 @@ public final class AlsaPlayback {
 
     /// Opens `device` for playback near `rate` Hz. Throws an `AudioError` naming the device,
     /// ALSA's reason and what to try when it cannot be opened or set up.
-    public convenience init(device: String = "default", rate: Int = 16_000) throws {
+    public convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
         try self.init(device: device, rate: rate, configText: nil)
     }
 

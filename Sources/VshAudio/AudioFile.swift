@@ -1,6 +1,8 @@
 internal import CSndFile
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis (and the other
 /// formats libsndfile knows), or a headerless `.raw` file, read as 16 kHz 16-bit
@@ -59,7 +61,7 @@ final class AudioFile {
         var info = SF_INFO()
         var sealed: SealedAudioIO?
         if AudioFile.isRaw(path) {
-            info.samplerate = 16_000
+            info.samplerate = Int32(AudioFormat.sampleRate)
             info.channels = 1
             info.format = Int32(SF_FORMAT_RAW | SF_FORMAT_PCM_16 | SF_ENDIAN_LITTLE)
         } else if SealedAudio.isSealed(path: path) {

@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Plays an audio file through ALSA at the file's own rate (so a recording comes out
 /// sample for sample), reporting the level and position as it goes.

@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Audio from a file, as the voice path wants it: 16 kHz mono 16-bit, a block at a time.
 ///
@@ -15,7 +17,7 @@ import VshCore
 /// taken, never the whole file. Not thread-safe.
 public final class FileAudioSource: AudioSource {
     /// The rate of what `read(into:)` produces.
-    public static let outputRate = 16_000
+    public static let outputRate = AudioFormat.sampleRate
 
     /// The path as given; messages name the file this way.
     public let name: String

@@ -4,6 +4,8 @@ import CSpeexDSP
 import CVshShims
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// What `vsh --version --verbose` says about the audio and speech libraries: each is
 /// called for real, so a broken installation shows here.

@@ -1,12 +1,14 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// The microphone as an `AudioSource`: an `AlsaCapture` converted to the 16 kHz mono the
 /// recogniser wants, with SpeexDSP's resampler when the device runs at another rate.
 /// Not thread-safe: read and close from one thread.
 public final class MicrophoneSource: AudioSource {
     /// The rate every `read` delivers.
-    public static let outputRate = 16_000
+    public static let outputRate = AudioFormat.sampleRate
 
     /// The capture device underneath (its `rate`, `overruns`).
     public let capture: AlsaCapture

@@ -1,6 +1,9 @@
 import Foundation
 import CPocketSphinx
 import CVshShims
+import VshCore
+import VshStore
+import VshVoice
 
 /// A PocketSphinx decoder configuration (`cmd_ln_t`). Owns the handle; freed in deinit.
 /// `cmd_ln_init` is variadic, so arguments go through `cmd_ln_parse_r` as an argv array.

@@ -1,6 +1,8 @@
 import CPocketSphinx
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// A PocketSphinx decoder (`ps_decoder_t`) with named searches: command grammars
 /// (JSGF) and a phone loop. Owns the decoder; freed in deinit. One thread at a time.

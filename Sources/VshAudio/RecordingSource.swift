@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// The microphone or a file as a recording: audio read is written to a WAV file at the
 /// recording's rate, and handed on at 16 kHz for recognition.

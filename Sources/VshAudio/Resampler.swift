@@ -1,6 +1,8 @@
 import CSpeexDSP
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Sample-rate conversion of mono 16-bit audio with SpeexDSP's resampler.
 /// Owns the SpeexResamplerState; destroyed in deinit. Not thread-safe.

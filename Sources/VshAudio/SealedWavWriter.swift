@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// What a recording writes its audio through: a plain WAV (`WavWriter`) or, while the
 /// store encrypts audio, a sealed one (`SealedWavWriter`). `RecordingSource` picks.
@@ -35,7 +37,7 @@ public final class SealedWavWriter: RecordingWriter {
     private let sealed: SealedAudioWriter
 
     /// Creates (or truncates) `path` with mode 0600, sealed with `key`.
-    public init(path: String, sampleRate: Int = 16_000, key: AudioKey) throws {
+    public init(path: String, sampleRate: Int = AudioFormat.sampleRate, key: AudioKey) throws {
         precondition(sampleRate > 0 && sampleRate <= 1_000_000, "sample rate \(sampleRate) Hz")
         self.path = path
         self.sampleRate = sampleRate

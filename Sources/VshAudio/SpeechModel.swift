@@ -1,4 +1,7 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
 
 /// The files of a PocketSphinx model directory, as Debian's pocketsphinx-en-us lays
 /// them out (`voice.model` points at the directory).

@@ -1,5 +1,7 @@
 import CSpeexDSP
 import VshCore
+import VshStore
+import VshVoice
 
 /// SpeexDSP's preprocessor as vsh's front end: noise suppression and automatic gain
 /// control on 10 ms frames of 16 kHz audio. Its VAD is a placeholder and stays off (it
@@ -25,7 +27,7 @@ public final class SpeexFrontEnd: Preprocessor {
     private var pending: [Int16] = []
 
     public init(settings: Settings) {
-        guard let state = speex_preprocess_state_init(Int32(Self.frameLength), 16_000) else {
+        guard let state = speex_preprocess_state_init(Int32(Self.frameLength), Int32(AudioFormat.sampleRate)) else {
             preconditionFailure("SpeexDSP could not allocate a preprocessor")  // out of memory
         }
         self.state = state

@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Command recognition with PocketSphinx. Each utterance is level-normalised, decoded
 /// against the command grammar, and decoded again with a free phone loop; a confidence

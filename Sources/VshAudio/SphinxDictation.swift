@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Free speech with PocketSphinx: dictation with the en-us language model and the full
 /// pronunciation dictionary, or spotting a few keyphrases in any speech ("stop

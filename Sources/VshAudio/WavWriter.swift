@@ -1,5 +1,7 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
 
 /// Writes a recording as it goes: a 16-bit mono PCM WAV with the canonical 44-byte header,
 /// created with mode 0600 (recordings of a voice are private).
@@ -41,7 +43,7 @@ public final class WavWriter {
 
     /// Creates (or truncates) `path` with mode 0600 and writes the header of an empty
     /// recording at `sampleRate` Hz.
-    public init(path: String, sampleRate: Int = 16_000) throws {
+    public init(path: String, sampleRate: Int = AudioFormat.sampleRate) throws {
         precondition(sampleRate > 0 && sampleRate <= 1_000_000, "sample rate \(sampleRate) Hz")
         self.path = path
         self.sampleRate = sampleRate

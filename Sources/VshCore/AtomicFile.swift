@@ -10,7 +10,7 @@ public enum AtomicFile {
             atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
-        guard fd >= 0 else { throw CommandError("cannot write \(temp): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileError.current("cannot write \(temp)", path: temp) }
         var ok = false
         defer {
             if !ok { unlink(temp) }
@@ -28,10 +28,11 @@ public enum AtomicFile {
             return true
         }
         let synced = written && fsync(fd) == 0
+        let failure = errno
         close(fd)
-        guard synced else { throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard synced else { throw FileError("cannot write \(path)", path: path, code: failure) }
         guard rename(temp, path) == 0 else {
-            throw CommandError("cannot replace \(path): \(String(cString: strerror(errno)))")
+            throw FileError.current("cannot replace \(path)", path: path)
         }
         ok = true
         // Make the rename itself durable.

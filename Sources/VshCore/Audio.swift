@@ -1,18 +1,8 @@
-/// The voice path's seams. The core defines them; VshAudio implements them with ALSA,
-/// SpeexDSP and PocketSphinx; tests use fakes.
-
-/// A source of 16 kHz mono 16-bit audio: a microphone, a file, a test fake.
-public protocol AudioSource: AnyObject {
-    /// A name for messages (device or file name).
-    var name: String { get }
-    /// Fills `buffer` with up to `buffer.count` samples and returns how many it wrote;
-    /// 0 means the stream ended. Throws when the source fails (device vanished).
-    func read(into buffer: inout [Int16]) throws -> Int
-}
-
-/// Cleans audio before recognition (noise suppression, gain control), in place.
-public protocol Preprocessor: AnyObject {
-    func process(_ frame: inout [Int16])
+/// The audio format every part of vsh works in after capture or file decoding: 16 kHz
+/// mono, 16-bit signed samples. Devices and files at other rates are resampled to it.
+public enum AudioFormat {
+    /// Samples per second.
+    public static let sampleRate = 16_000
 }
 
 /// A word recognised in an utterance, with where it lies in the audio.
@@ -39,15 +29,3 @@ public struct AudioError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Recognises free speech: dictation with a language model, or keyword spotting.
-/// Either as it arrives, one utterance at a time (`begin`, `feed` returns the words so
-/// far, `end`), or a whole utterance at once, which is more accurate: the decoder can
-/// normalise the audio over the whole utterance rather than guess from what came before.
-public protocol StreamingRecognizer: AnyObject {
-    func recognize(_ samples: [Int16], start: Double) -> Recognition
-    /// `start`: where the utterance begins in the stream (seconds), for word times.
-    func begin(at start: Double)
-    /// Adds audio; returns the hypothesis so far (a partial result).
-    func feed(_ samples: [Int16]) -> String
-    func end() -> Recognition
-}

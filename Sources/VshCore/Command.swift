@@ -16,10 +16,13 @@ public struct CommandInfo: Sendable {
     public var argumentChoices: [[String]]
     /// Whether running the command cannot be taken back without `undo` (asks when spoken).
     public var destructive: Bool
+    /// Destructive only with one of these first arguments (`trash empty`, `encrypt on`).
+    public var destructiveWith: Set<String>
 
     public init(
         name: String, aliases: [String] = [], summary: String,
-        spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false
+        spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false,
+        destructiveWith: Set<String> = []
     ) {
         self.name = name
         self.aliases = aliases
@@ -27,6 +30,13 @@ public struct CommandInfo: Sendable {
         self.spokenForms = spokenForms
         self.argumentChoices = argumentChoices
         self.destructive = destructive
+        self.destructiveWith = destructiveWith
+    }
+
+    /// Whether running it with `arguments` is destructive: the one place that decides
+    /// whether a spoken command asks first.
+    public func isDestructive(arguments: [String]) -> Bool {
+        destructive || arguments.first.map(destructiveWith.contains) == true
     }
 }
 
@@ -48,10 +58,17 @@ public protocol RunnableCommand {
 }
 
 /// A built-in command: its arguments parse with swift-argument-parser (`parse(_:)`,
-/// never anything that exits), it describes itself, and it runs against a context.
-/// Its `configuration.commandName` must equal `info.name` (the usage line uses it).
+/// never anything that exits), it describes itself once in `info`, and it runs against
+/// a context. The parser's `configuration` (name, summary, aliases in the usage line and
+/// `--help`) is made from `info`.
 public protocol ShellCommand: ParsableCommand, RunnableCommand {
     static var info: CommandInfo { get }
+}
+
+extension ShellCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: info.name, abstract: info.summary + ".", aliases: info.aliases)
+    }
 }
 
 /// A failure a command reports to the person: printed as `error: <message>`.

@@ -29,7 +29,6 @@ public struct CommandEntry {
 
     /// The entry for a built-in command type.
     public init<C: ShellCommand>(_ type: C.Type) {
-        precondition(C.configuration.commandName == C.info.name, "\(C.self): commandName must be '\(C.info.name)'")
         let usage = C.usageString().replacingPrefix("Usage: ", with: "")
         let cache = ParseCache()
         self.init(

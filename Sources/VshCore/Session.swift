@@ -1,4 +1,10 @@
 /// The state the shell and its commands share for one run of vsh.
+///
+/// The core knows the registry, settings, paths and history. The modules above it (the
+/// store, the voice path, command files) keep their own per-session state here too,
+/// each under a key of its own (`SessionKey`), and give it a typed property in an
+/// extension, so that `session.store` reads as if it were declared here while the core
+/// does not depend on the store.
 public final class Session {
     public var registry: CommandRegistry
     public var settings: Settings
@@ -6,27 +12,35 @@ public final class Session {
     public let history: CommandHistory
     /// Set by `exit`: the shell stops after the current command.
     public var exitRequested = false
-    /// Command files, keyword commands and their state (CustomCommands/).
-    public let custom = CustomCommandState()
-    /// The transcript store at `paths.store`.
-    public lazy var store = TranscriptStore(directory: paths.store)
     /// The ids the last `list` or `search` numbered, so `show 2` means its second line.
     public var listing: [String]?
-    /// The recording the recorder made last and has not saved: what `save` saves.
-    public var currentDraft: TranscriptStore.Draft?
-    /// Microphone, files and recognisers for record and play; nil with `--no-voice`.
-    public var voice: VoiceServices?
     /// Asks whether the person wants a long-running command (record, play) to stop:
     /// returns what they did ("Enter", "Ctrl-C"), or nil to go on. Set by the app.
     public var stopRequest: () -> String? = { nil }
-    /// Listening at the prompt (`listen on|off`); nil when vsh does not listen there.
-    public var listening: ListeningControl?
+    /// What the shell does around each line; modules above the core add to it.
+    public var hooks = ShellHooks()
+
+    private var parts: [ObjectIdentifier: Any] = [:]
 
     public init(registry: CommandRegistry, settings: Settings, paths: Paths, history: CommandHistory) {
         self.registry = registry
         self.settings = settings
         self.paths = paths
         self.history = history
+    }
+
+    /// A module's state for this session, or nil when it has none yet.
+    public subscript<Key: SessionKey>(key: Key.Type) -> Key.Value? {
+        get { parts[ObjectIdentifier(key)] as? Key.Value }
+        set { parts[ObjectIdentifier(key)] = newValue }
+    }
+
+    /// A module's state, made by `make` the first time it is asked for.
+    public func part<Key: SessionKey>(_ key: Key.Type, orMake make: () -> Key.Value) -> Key.Value {
+        if let value = self[key] { return value }
+        let value = make()
+        self[key] = value
+        return value
     }
 
     /// Saves a top-level setting into the user's `vsh.toml`.
@@ -37,4 +51,23 @@ public final class Session {
             throw CommandError("could not save \(key) to \(paths.userConfigFile): \(error); the setting holds for this session only")
         }
     }
+}
+
+/// Names one module's state in a `Session`: an empty enum whose `Value` is the type kept.
+public protocol SessionKey {
+    associatedtype Value
+}
+
+/// What the shell asks of the modules above the core around each line. Command files
+/// use these: a keyword command changes the prompt and takes the lines it listens for,
+/// and changed command files are loaded again before a line runs.
+public struct ShellHooks {
+    /// Before each line, interactive or not: a chance to reload what changed.
+    public var beforeLine: [(_ shell: Shell, _ interactive: Bool) -> Void] = []
+    /// Returns true when it took the line's words, so the shell runs nothing.
+    public var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool) -> Bool] = []
+    /// Changes the prompt text.
+    public var prompt: [(String) -> String] = []
+
+    public init() {}
 }

@@ -4,8 +4,9 @@ import Foundation
 /// through `execute`, so they behave the same.
 public final class Shell {
     public let session: Session
-    let output: TextSink
-    let error: TextSink
+    public let output: TextSink
+    /// Where errors and notices go.
+    public let error: TextSink
     let style: Style
     let errorStyle: Style
 
@@ -39,7 +40,7 @@ public final class Shell {
     }
 
     private func run(_ words: [String], interactive: Bool, errorPrefix: String) -> Bool {
-        if absorbedByKeyword(words, interactive: interactive) { return true }
+        for absorb in session.hooks.absorb where absorb(self, words, interactive) { return true }
         let name = words[0]
         guard let entry = session.registry.lookup(name) else {
             var message = "unknown command '\(name)'"
@@ -79,7 +80,7 @@ public final class Shell {
     /// line; Ctrl-D or `exit` ends with status 0.
     public func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
         while !session.exitRequested {
-            switch reader.readLine(prompt: session.custom.keywords.prompt(prompt)) {
+            switch reader.readLine(prompt: session.hooks.prompt.reduce(prompt) { $1($0) }) {
             case .interrupted:
                 continue
             case .endOfInput:
@@ -106,7 +107,7 @@ public final class Shell {
             error.line("warning: \(problem)")
         }
         if entry.line.hasPrefix("#") { return }
-        reloadChangedCommandFiles(interactive: true)
+        for hook in session.hooks.beforeLine { hook(self, true) }
         execute(entry.line, interactive: true)
     }
 
@@ -121,7 +122,7 @@ public final class Shell {
             number += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            reloadChangedCommandFiles(interactive: false)
+            for hook in session.hooks.beforeLine { hook(self, false) }
             if !execute(trimmed, interactive: false, errorPrefix: "line \(number): ", strict: strict) {
                 failed = true
                 if strict { break }

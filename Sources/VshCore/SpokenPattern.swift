@@ -114,7 +114,7 @@ public indirect enum SpokenPattern: Equatable, Sendable {
 
 /// A tree the pattern language parses into: `SpokenPattern` for built-in spoken forms,
 /// `CustomPhrase` for command files. The enum cases serve as the constructors.
-protocol PatternSyntax {
+package protocol PatternSyntax {
     static func word(_ word: String) -> Self
     static func sequence(_ items: [Self]) -> Self
     static func alternatives(_ items: [Self]) -> Self
@@ -124,14 +124,14 @@ protocol PatternSyntax {
 }
 
 extension SpokenPattern: PatternSyntax {
-    var isAlternatives: Bool {
+    package var isAlternatives: Bool {
         if case .alternatives = self { true } else { false }
     }
 }
 
 /// The one recursive-descent parser of the pattern language. `SpokenPattern` and
 /// `CustomPhrase` share it and differ only in what a `<…>` may name, which `slot` decides.
-struct PatternParser<Node: PatternSyntax> {
+package struct PatternParser<Node: PatternSyntax> {
     let chars: [Character]
     var index = 0
     let text: String
@@ -141,7 +141,7 @@ struct PatternParser<Node: PatternSyntax> {
     /// Turns what is written between `<` and `>` into a slot, or throws a complete message.
     let slot: (String) throws -> Node
 
-    init(text: String, missingCloserAtEnd: Bool = false, slot: @escaping (String) throws -> Node) {
+    package init(text: String, missingCloserAtEnd: Bool = false, slot: @escaping (String) throws -> Node) {
         self.text = text
         chars = Array(text)
         self.missingCloserAtEnd = missingCloserAtEnd
@@ -157,7 +157,7 @@ struct PatternParser<Node: PatternSyntax> {
         while index < chars.count, chars[index] == " " || chars[index] == "\t" { index += 1 }
     }
 
-    mutating func parseAlternatives(until closer: Character?) throws -> Node {
+    package mutating func parseAlternatives(until closer: Character?) throws -> Node {
         var options = [try parseSequence(until: closer)]
         while index < chars.count, chars[index] == "|" {
             index += 1

@@ -1,4 +1,6 @@
 import Foundation
+import VshCore
+import VshVoice
 
 /// While a long command runs at the prompt (record, play), the person stops it with
 /// Enter (or by typing `stop` and Enter) or Ctrl-C. The terminal is in its normal line

@@ -1,6 +1,7 @@
 import CLibEdit
 import CVshShims
 import VshCore
+import VshVoice
 
 /// The libedit line for `vsh --version --verbose`.
 public enum LineEditorReport {

@@ -1,24 +1,22 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
-/// The speech the tests decode: ../shared/eval beside the checkout (as CI has it), or
-/// $VSH_EVAL. A missing directory stops the tests with a message saying where to put it.
+/// The speech the tests decode: `Tests/Fixtures` in the checkout (small real recordings
+/// and the generator of the synthetic corpus), so a plain clone runs every test.
+/// Benchmarks read the larger evaluation data from ../shared/eval instead.
 public enum EvalData {
-    public static let directory: String = {
-        if let eval = ProcessInfo.processInfo.environment["VSH_EVAL"], !eval.isEmpty { return eval }
-        let path = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/eval").path
-        precondition(FileManager.default.fileExists(atPath: path + "/real/goforward.raw"),
-                     "the speech recordings are not at \(path): put shared/ beside the checkout or set VSH_EVAL")
-        return path
-    }()
-
-    /// Human recordings with transcripts.
-    public static var real: String { directory + "/real" }
-
     /// The repository checkout (for shipped files such as bench/commands.gram).
     public static let repository: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// `Tests/Fixtures` in the checkout.
+    public static let directory: String = repository + "/Tests/Fixtures"
+
+    /// Human recordings with transcripts.
+    public static var real: String { directory + "/real" }
 
     /// The librivox sentences and what is said in each, keyed by file path.
     public static func librivox() -> [(path: String, words: String)] {
@@ -41,7 +39,7 @@ public enum EvalData {
         public var expected: String
     }
 
-    /// The spoken-command corpus, made by ../shared/eval/make-commands-corpus (espeak-ng,
+    /// The spoken-command corpus, made by Tests/Fixtures/make-commands-corpus (espeak-ng,
     /// flite, sox; about 3 s) into a temporary directory once per generator version.
     public static func commandCorpus() throws -> [Spoken] {
         let generator = directory + "/make-commands-corpus"

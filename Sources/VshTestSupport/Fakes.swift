@@ -1,4 +1,7 @@
 import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// A sink that keeps what was written, for assertions.
 public final class BufferSink: TextSink {

@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// Fault injection for the transcript store: vsh run under a file-size limit, as another
 /// user, or killed at a random moment; stores filled directly in the format of FORMAT.md;

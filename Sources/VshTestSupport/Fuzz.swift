@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// SplitMix64: a tiny seeded generator, so every fuzz run tries the same inputs and a
 /// failure names a case that can be replayed.

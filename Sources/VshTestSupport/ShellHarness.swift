@@ -1,5 +1,8 @@
 import Foundation
 import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// A shell over fakes: built-in registry, a temporary config and state directory,
 /// output captured in buffers.

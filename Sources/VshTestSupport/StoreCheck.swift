@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// A store checker ("fsck"): runs `vsh list --json` (the next start, which puts right a
 /// change that was cut short), then reads the files themselves and lists every problem:

@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.
 public struct TempDirectory {

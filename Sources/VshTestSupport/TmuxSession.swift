@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// A program in a real pseudo-terminal, driven through tmux: type keys, read the screen.
 /// Each session has its own tmux server socket, so tests never meet each other.

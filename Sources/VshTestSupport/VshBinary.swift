@@ -1,4 +1,8 @@
 import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommands
 
 /// Runs the built `vsh` binary as a person would, in an isolated home: its own config,
 /// state and data directories, so tests never touch the real ones.

@@ -3,6 +3,8 @@ import Testing
 import VshCore
 import VshTestSupport
 @testable import VshAudio
+import VshStore
+import VshVoice
 
 /// FileAudioSource on real files that sox writes at test time, and WavWriter read back.
 @Suite struct AudioFileTests {
@@ -116,7 +118,7 @@ import VshTestSupport
 
     /// Headerless 16 kHz 16-bit little-endian audio comes back byte for byte.
     @Test func rawFileIsReadUntouched() throws {
-        let path = "/work/shared/eval/real/goforward.raw"
+        let path = EvalData.real + "/goforward.raw"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let source = try FileAudioSource(path: path)
         #expect(source.sampleRate == 16_000 && source.channels == 1)
@@ -128,7 +130,7 @@ import VshTestSupport
 
     /// A 16 kHz mono 16-bit WAV gives exactly the samples of its data chunk.
     @Test func wavSamplesMatchTheDataChunk() throws {
-        let path = "/work/shared/eval/real/cards/001.wav"
+        let path = EvalData.real + "/cards/001.wav"
         let expected = try dataChunkSamples(path)
         #expect(expected.count == 17_526)
         #expect(try FileAudioSource.readAll(path: path) == expected)

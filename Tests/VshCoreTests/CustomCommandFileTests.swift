@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// Reading and checking command files: what loads, and every message a mistake gets.
 /// Serialized: the cases share the dictionary lookups this process has made.

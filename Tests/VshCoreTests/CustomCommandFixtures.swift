@@ -1,6 +1,10 @@
 import Foundation
 import VshCore
 import VshTestSupport
+import VshStore
+import VshVoice
+import VshCommandFiles
+import VshCommands
 
 /// Command files in a temporary directory, loaded on top of the built-ins.
 final class CommandFileFixture {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// The keyword commands shipped in commands/keywords.commands, through the shell.
 @Suite(.serialized) struct CustomCommandKeywordTests {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// `encrypt` in the core: the state it reports, spoken forms that ask first, clips and
 /// recordings that follow the store's choice.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import VshCore
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 @Suite struct EndpointerTests {
     /// Quiet noise with tone bursts: each burst is one utterance, padded, in stream time.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// Seeded fuzzing of the readers of files people edit or damage (issue 7): the config
 /// reader, the command-file parser and checker, and the store's transcript and cache

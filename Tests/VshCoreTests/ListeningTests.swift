@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// The prompt's decisions about speech, driven with events as the listener thread
 /// would post them: no audio, no terminal.

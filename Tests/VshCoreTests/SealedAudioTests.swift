@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 /// The encrypted audio format (`SealedAudio`): written as bytes arrive, read at any
 /// offset, cut short by a crash without losing complete chunks, and every failure named.

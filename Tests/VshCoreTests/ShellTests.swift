@@ -1,6 +1,10 @@
 import Testing
 @testable import VshCore
 import VshTestSupport
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 @Suite struct ShellTests {
     struct Case: CustomTestStringConvertible, Sendable {

@@ -1,5 +1,9 @@
 import Testing
 @testable import VshCore
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
 
 @Suite struct SpokenPatternTests {
     @Test(arguments: [

@@ -33,6 +33,9 @@ import VshTestSupport
         try tty.waitFor("vsh> quality high ")
         try tty.send("Enter")
         try tty.waitFor("quality: high (48 kHz, 16-bit mono)")
+        // The next prompt first: keys typed while a command runs are the terminal's until
+        // then (its Ctrl-C would reach the command, not the line).
+        try tty.waitFor("the prompt after 'quality high'") { $0.hasSuffix("16-bit mono)\nvsh> ") }
 
         // Ctrl-C abandons the line: nothing runs, a fresh prompt comes back.
         try tty.type("bogus words")

@@ -1,0 +1,74 @@
+import Foundation
+import VshCore
+import VshVoice
+
+/// What a session keeps for command files: the files and the registry they were
+/// loaded on top of, the keyword state, and the programs `start:` left running.
+public final class CustomCommandState {
+    /// The command files; nil until `Session.loadCommandFiles` first runs.
+    public var files: CommandFiles?
+    /// The registry before any command file joined it (built-ins).
+    var base: CommandRegistry?
+    public var keywords = KeywordState()
+    /// How deep `run:` actions are nested (a loop guard).
+    var depth = 0
+    var started: [Process] = []
+    /// Whether the shell's hooks for command files are installed in the session.
+    var hooked = false
+
+    public init() {}
+}
+
+extension Session {
+    private enum Key: SessionKey { typealias Value = CustomCommandState }
+
+    /// Command files, keyword commands and their state. Made on first use; the first
+    /// `loadCommandFiles` hooks them into the shell.
+    public var custom: CustomCommandState { part(Key.self) { CustomCommandState() } }
+
+    /// Loads the command files into the registry, replacing those loaded before;
+    /// returns what was loaded and the problems. `checkAll` repeats warnings already given.
+    @discardableResult
+    public func loadCommandFiles(checkAll: Bool = false) -> CommandFiles.Loaded {
+        if !custom.hooked { installShellHooks() }
+        let files = custom.files ?? CommandFiles(paths: paths, settings: settings)
+        custom.files = files
+        if custom.base == nil { custom.base = registry }
+        let loaded = files.load(into: custom.base!, checkAll: checkAll)
+        registry = loaded.registry
+        var kinds: [String: CustomCommand.KeywordKind] = [:]
+        for command in loaded.commands { if let kind = command.keyword { kinds[command.name] = kind } }
+        custom.keywords.kinds = kinds
+        return loaded
+    }
+
+    /// Loads the command files again if one of them (or a directory) changed since
+    /// they were last loaded; nil when nothing changed or none were loaded.
+    public func reloadCommandFilesIfChanged() -> CommandFiles.Loaded? {
+        guard let files = custom.files, files.changed() else { return nil }
+        return loadCommandFiles()
+    }
+
+    /// What command files do around each line of the shell: reload when changed, let a
+    /// listening keyword command take the line, and show it in the prompt.
+    private func installShellHooks() {
+        custom.hooked = true
+        hooks.beforeLine.append { shell, interactive in
+            // Before each line: reloads the command files when they changed, and says so.
+            guard let loaded = shell.session.reloadCommandFilesIfChanged() else { return }
+            for problem in loaded.problems { shell.error.line(problem.report) }
+            if interactive {
+                shell.error.line("command files changed: \(loaded.commands.count) custom command(s) loaded")
+            }
+        }
+        hooks.absorb.append { shell, words, interactive in
+            // While a keyword command listens, lines that are not keyword commands give
+            // it their digits; false when the line should run as usual.
+            guard let note = shell.session.custom.keywords.absorb(words) else { return false }
+            if interactive && !note.isEmpty { shell.error.line(note) }
+            return true
+        }
+        let custom = custom
+        hooks.prompt.append { prompt in custom.keywords.prompt(prompt) }
+    }
+}

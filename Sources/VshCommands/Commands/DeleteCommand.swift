@@ -1,0 +1,37 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `delete N|ID...`: moves transcripts to the trash, all in one batch that `undo` brings
+/// back. Nothing is deleted when one of them is unknown.
+public struct DeleteCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "delete", summary: "Move transcripts to the trash; 'undo' brings them back",
+        spokenForms: [SpokenForm("delete [transcript] [number] <number>", runs: "delete $1")],
+        destructive: true)
+
+    @Argument(help: ArgumentHelp("Numbers from the last list or search, or ids.", valueName: "number|id"))
+    var transcripts: [String] = []
+
+    public init() {}
+
+    public func validate() throws {
+        if transcripts.isEmpty { throw ValidationError("say which transcripts to delete: numbers from 'list', or ids") }
+    }
+
+    public func run(in context: CommandContext) throws {
+        let ids = try transcripts.map { reference in
+            let id = try context.resolveID(reference)
+            guard try context.store.item(id) != nil else { throw CommandError(context.missing(id, reference: reference)) }
+            return id
+        }
+        let deleted = try context.store.delete(ids)
+        context.warn(context.store.takeNotices())
+        if context.interactive {
+            let what = deleted.count == 1 ? "'\(deleted[0].title)'" : counted(deleted.count, "transcript")
+            context.output.line("deleted \(what); 'undo' brings \(deleted.count == 1 ? "it" : "them") back")
+        }
+    }
+}

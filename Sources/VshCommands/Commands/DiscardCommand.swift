@@ -1,0 +1,29 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `discard [ID]`: moves the recording just made (or the draft ID) to the trash.
+public struct DiscardCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "discard", summary: "Move the recording just made, or a draft, to the trash",
+        spokenForms: [SpokenForm("discard [recording]", runs: "discard")],
+        destructive: true)
+
+    @Argument(help: ArgumentHelp("The draft's id ('drafts' lists them).", valueName: "id"))
+    var id: String?
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let session = context.session
+        guard let chosen = try context.draft(id) else {
+            throw CommandError("no recording was made in this session; give a draft's id ('drafts' lists them)")
+        }
+        try context.store.discard(chosen)
+        context.warn(context.store.takeNotices())
+        if session.currentDraft?.id == chosen.id { session.currentDraft = nil }
+        if context.interactive { context.output.line("discarded \(chosen.id); 'undo' brings it back") }
+    }
+}

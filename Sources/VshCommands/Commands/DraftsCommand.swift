@@ -1,0 +1,30 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `drafts`: recordings that were never saved (a crash, or vsh left mid-recording), with
+/// how to keep or drop one.
+public struct DraftsCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "drafts", summary: "List unsaved recordings; 'save --draft ID' keeps one",
+        spokenForms: [SpokenForm("[show] drafts", runs: "drafts")])
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let (drafts, warnings) = try context.store.drafts()
+        context.warn(warnings)
+        guard !drafts.isEmpty else { return context.output.line("No unsaved drafts.") }
+        let offsets = LocalOffsets(context.store.timeZone)
+        for draft in drafts {
+            let c = offsets.civil(draft.created)
+            let words = draft.transcript.split(whereSeparator: \.isWhitespace)
+            let text = words.isEmpty ? context.style.dim("(no transcript)")
+                : words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "")
+            context.output.line("\(draft.id)  \(DayNames.date(c)) \(pad(c.hour)):\(pad(c.minute))  \(Elapsed.text(draft.duration))  \(text)")
+        }
+        context.output.line(context.style.dim("'save --draft ID [TITLE]' keeps one; 'discard ID' moves it to the trash."))
+    }
+}

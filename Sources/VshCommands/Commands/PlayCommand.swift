@@ -1,0 +1,40 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `play N|ID`: plays a saved recording with a level meter; Enter or Ctrl-C stops it.
+public struct PlayCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "play", summary: "Play a recording (a number from the last list, or its id)",
+        spokenForms: [SpokenForm("play <number>", runs: "play $1"), SpokenForm("play recording <number>", runs: "play $1")])
+
+    @Argument(help: ArgumentHelp("A number from the last 'list' or 'search', or an id.", valueName: "n|id"))
+    var item: String
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        guard let voice = context.session.voice else {
+            throw CommandError("playing needs audio, and vsh was started with --no-voice; start it without that option")
+        }
+        let item = try context.resolveItem(self.item)
+        guard let audio = item.audioPath, item.hasAudio else {
+            throw CommandError("\(item.id) has no audio" + (item.audioPath.map { ": \($0) is missing" } ?? ""))
+        }
+        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
+        var stopped: String?
+        try voice.play(path: audio) { level, position in
+            if live {
+                let seconds = Int(position)
+                context.output.write("\r\u{1B}[2K▶ " + String(format: "%02d:%02d  ", seconds / 60, seconds % 60)
+                    + LevelMeter.bar(level, width: 20) + "  " + item.title)
+            }
+            stopped = context.session.stopRequest()
+            return stopped == nil
+        }
+        if live { context.output.write("\r\u{1B}[2K") }
+        context.output.line(stopped == nil ? "Played \(item.id): \(item.title)" : "Stopped \(item.id) (\(stopped!)).")
+    }
+}

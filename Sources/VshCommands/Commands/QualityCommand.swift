@@ -1,0 +1,38 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+extension Quality: ExpressibleByArgument {}
+
+/// `quality [low|medium|high]`: shows or sets the recording quality, saved in the
+/// user's `vsh.toml` so it holds in later runs.
+public struct QualityCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "quality", summary: "Show or set the recording quality (low, medium, high)",
+        spokenForms: [
+            SpokenForm("quality (low | medium | high)", runs: "quality $1"),
+            SpokenForm("set quality (low | medium | high)", runs: "quality $1"),
+        ],
+        argumentChoices: [Quality.allCases.map(\.rawValue)])
+
+    @Argument(help: ArgumentHelp(
+        "low (8 kHz), medium (16 kHz) or high (48 kHz). Without it, shows the current quality.",
+        valueName: "low|medium|high"))
+    var level: Quality?
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        guard let level else {
+            context.output.line(context.session.settings.quality.rawValue)
+            return
+        }
+        context.session.settings.quality = level
+        try context.session.saveSetting("quality", level.rawValue)
+        if context.interactive {
+            context.output.line("quality: \(level.rawValue) (\(level.sampleRate / 1000) kHz, 16-bit mono)")
+        }
+    }
+}

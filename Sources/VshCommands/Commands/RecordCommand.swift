@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `record [--title T] [--from FILE]`: records a note with a live status line; the
+/// result becomes the current, unsaved recording (a draft until `save`).
+public struct RecordCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "record", summary: "Record a note (stop with Enter, Ctrl-C or \"stop recording\")",
+        spokenForms: [SpokenForm("record", runs: "record"), SpokenForm("start recording", runs: "record")])
+
+    @Option(help: ArgumentHelp("The title to save it under (default: its first words).", valueName: "title"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("Record this audio file instead of the microphone, to its end.", valueName: "file"))
+    var from: String?
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let session = context.session
+        guard let voice = session.voice else {
+            throw CommandError("recording needs audio, and vsh was started with --no-voice; start it without that option")
+        }
+        if let previous = session.currentDraft {
+            context.output.line("The last recording was not saved; it stays in drafts as \(previous.id) ('drafts' lists them).")
+            session.currentDraft = nil
+        }
+        let quality = session.settings.quality
+        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
+        if context.interactive {
+            context.output.line("Recording at \(quality.rawValue) quality; press Enter, Ctrl-C or say \"stop recording\" to stop.")
+        }
+        let recorder = Recorder(store: session.store, voice: voice)
+        let result = try recorder.record(file: from, quality: quality, shouldStop: session.stopRequest) { status in
+            guard live else { return }
+            context.output.write("\r\u{1B}[2K" + Self.statusLine(status))
+        }
+        if live { context.output.write("\r\u{1B}[2K") }
+        let draft = result.draft
+        session.currentDraft = draft
+        let transcript = draft.transcript.isEmpty ? "(no words recognised)" : draft.transcript
+        context.output.line(String(format: "Recorded %.1f s: ", draft.duration) + transcript)
+        if result.overruns > 0 {
+            context.error.line("warning: the microphone overran \(result.overruns) time\(result.overruns == 1 ? "" : "s") "
+                + "(the computer was too busy to take its audio in time), so the recording has short gaps")
+        }
+        var kept = "Not saved yet: 'save [TITLE]' keeps it (it is draft \(draft.id) until then)."
+        if let title {
+            let item = try session.store.save(draft, title: title)
+            session.currentDraft = nil
+            kept = "saved \(item.id): \(item.title)"
+        }
+        if case .failed(let reason) = result.ending {
+            let keptNote = title == nil
+                ? "the \(String(format: "%.1f", draft.duration)) s recorded until then are kept: 'save [TITLE]' keeps them (draft \(draft.id))"
+                : "the \(String(format: "%.1f", draft.duration)) s recorded until then are \(kept)"
+            throw CommandError("recording stopped early: \(reason)\n\(keptNote)")
+        }
+        context.output.line(kept)
+    }
+
+    /// `● 00:12  ██████······  -23 dB  the words so far`
+    static func statusLine(_ status: Recorder.Status) -> String {
+        let seconds = Int(status.elapsed)
+        let level = status.level.isFinite ? String(format: "%4.0f dB", status.level) : "  -∞ dB"
+        var words = status.words
+        if words.count > 50 { words = "…" + words.suffix(49) }
+        return String(format: "● %02d:%02d  ", seconds / 60, seconds % 60) + LevelMeter.bar(status.level, width: 12)
+            + "  " + level + "  " + words
+    }
+}
+
+/// `stop`: what ends a recording when typed while it runs; at the prompt there is
+/// nothing to stop.
+public struct StopCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "stop", summary: "Stop recording or playing (type it while a recording runs)",
+        spokenForms: [SpokenForm("stop", runs: "stop"), SpokenForm("stop recording", runs: "stop")])
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        context.output.line("Nothing is recording or playing.")
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `reload`: reads the command files again and reports every problem in them (vsh
+/// also reloads by itself when a file changes, but then repeats only new warnings).
+public struct ReloadCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "reload", summary: "Read the command files again and check them",
+        spokenForms: [SpokenForm("reload [commands]", runs: "reload")])
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let loaded = context.session.loadCommandFiles(checkAll: true)
+        for problem in loaded.problems { context.error.line(problem.report) }
+        if context.interactive {
+            let files = loaded.files.count == 1 ? "1 file" : "\(loaded.files.count) files"
+            context.output.line("\(loaded.commands.count) custom command(s) from \(files)")
+        }
+        if loaded.errors > 0 {
+            throw CommandError("\(loaded.errors) error(s) in the command files (above); fix them, then reload")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `save [TITLE]` keeps the recording just made; `save --draft ID [TITLE]` keeps an
+/// unsaved draft from earlier. The title defaults to the transcript's first words.
+public struct SaveCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "save", summary: "Save the recording just made (or a draft) as a transcript",
+        spokenForms: [SpokenForm("save [recording]", runs: "save")])
+
+    @Option(help: ArgumentHelp("Save this unsaved draft ('drafts' lists them).", valueName: "id"))
+    var draft: String?
+
+    @Argument(help: ArgumentHelp("The title; the first words of the transcript if none.", valueName: "title"))
+    var title: [String] = []
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let session = context.session
+        guard let chosen = try context.draft(draft) else {
+            let waiting = try context.store.drafts().drafts
+            if waiting.isEmpty { throw CommandError("nothing to save: no recording has been made") }
+            throw CommandError("no recording was made in this session; \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")
+        }
+        let item = try context.store.save(chosen, title: title.isEmpty ? nil : title.joined(separator: " "))
+        context.warn(context.store.takeNotices())
+        if session.currentDraft?.id == item.id { session.currentDraft = nil }
+        context.output.line("saved \(item.id): \(item.title)")
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `trash` lists what was deleted, newest first; `trash empty --yes` removes it for good.
+/// Emptying asks for `--yes` rather than a y/N prompt: commands get no line reader, and a
+/// flag works the same typed, in scripts and with `-c`.
+public struct TrashCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "trash", summary: "List deleted transcripts and drafts; 'trash empty --yes' removes them for good",
+        spokenForms: [SpokenForm("[show] [the] trash", runs: "trash")],
+        argumentChoices: [["empty"]], destructiveWith: ["empty"])
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case empty
+    }
+
+    @Argument(help: ArgumentHelp("'empty' removes everything in the trash for good.", valueName: "empty"))
+    var action: Action?
+
+    @Flag(help: "Confirm emptying the trash.")
+    var yes = false
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let batches = context.store.trash()
+        context.warn(context.store.takeNotices())
+        let items = batches.reduce(0) { $0 + $1.items.count }, drafts = batches.reduce(0) { $0 + $1.drafts.count }
+        let count = items + drafts
+        if action == .empty {
+            guard count > 0 else { return context.output.line("The trash is already empty.") }
+            guard yes else {
+                let what = [items > 0 ? counted(items, "transcript") : nil, drafts > 0 ? counted(drafts, "draft") : nil]
+                throw CommandError("emptying the trash removes \(what.compactMap { $0 }.joined(separator: " and ")) for good; to do it, run 'trash empty --yes'")
+            }
+            let removed = try context.store.emptyTrash()
+            if context.interactive { context.output.line("removed \(removed) for good") }
+            return
+        }
+        guard count > 0 else { return context.output.line("The trash is empty.") }
+        for (i, batch) in batches.enumerated() {
+            let n = batch.name
+            let when = "\(n.prefix(4))-\(n.dropFirst(4).prefix(2))-\(n.dropFirst(6).prefix(2)) "
+                + "\(n.dropFirst(9).prefix(2)):\(n.dropFirst(11).prefix(2)):\(n.dropFirst(13).prefix(2))"
+            context.output.line(context.style.bold("Deleted \(when)") + (i == 0 ? context.style.dim("  ('undo' restores this)") : ""))
+            for item in batch.items { context.output.line("  \(item.id)  \(item.title)") }
+            for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
+        }
+    }
+}

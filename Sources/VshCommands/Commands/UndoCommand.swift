@@ -1,0 +1,27 @@
+import ArgumentParser
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `undo`: puts back what the last `delete` or `discard` moved to the trash.
+public struct UndoCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "undo", summary: "Bring back what the last delete or discard moved to the trash",
+        spokenForms: [SpokenForm("undo", runs: "undo")])
+
+    public init() {}
+
+    public func run(in context: CommandContext) throws {
+        let restored = try context.store.undo()
+        context.warn(context.store.takeNotices())
+        var parts: [String] = []
+        if !restored.items.isEmpty {
+            parts.append("\(counted(restored.items.count, "transcript")) (\(restored.items.joined(separator: ", ")))")
+        }
+        if !restored.drafts.isEmpty {
+            parts.append("\(counted(restored.drafts.count, "draft")) (\(restored.drafts.joined(separator: ", ")))")
+        }
+        context.output.line("restored " + (parts.isEmpty ? "nothing" : parts.joined(separator: " and ")))
+    }
+}

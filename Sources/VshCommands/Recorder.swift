@@ -1,0 +1,148 @@
+import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// Records a note: audio to a draft in the store as it arrives, dictation of what is
+/// said, and a status line (elapsed time, level, the words so far) while it runs. Ends
+/// when the input ends, `shouldStop` says so (Enter, Ctrl-C, `stop`), or the person
+/// says "stop recording".
+public final class Recorder {
+    /// What the status line shows.
+    public struct Status: Equatable {
+        public var elapsed: Double
+        /// The loudness of the last 100 ms, dBFS (−∞…0).
+        public var level: Double
+        public var words: String
+    }
+
+    /// Why recording ended.
+    public enum Ending: Equatable {
+        case inputEnded
+        case stopped(String)
+        case spokenStop
+        /// The input failed midway (device unplugged or stalled, disk full); what was
+        /// recorded until then is in the draft.
+        case failed(String)
+    }
+
+    public struct Result {
+        public var draft: TranscriptStore.Draft
+        public var ending: Ending
+        /// Overruns of the device: short gaps in the audio.
+        public var overruns: Int
+    }
+
+    /// The phrase that ends a recording by voice; it is not kept in the transcript.
+    public static let stopPhrase = ["stop", "recording"]
+
+    let store: TranscriptStore
+    let voice: VoiceServices
+
+    public init(store: TranscriptStore, voice: VoiceServices) {
+        self.store = store
+        self.voice = voice
+    }
+
+    /// Records from the microphone (`file` nil) or a file at `quality`.
+    public func record(
+        file: String?, quality: Quality, shouldStop: () -> String?, status: (Status) -> Void
+    ) throws -> Result {
+        let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
+        var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
+        try input.startWriting(to: draft.audioPath)
+        let pipeline = DictationPipeline(
+            source: input, frontEnd: voice.frontEnd(), useProcessed: false, endpointer: voice.endpointer(),
+            recognizer: try voice.dictation(), interim: true)
+        var words: [RecognizedWord] = []
+        var partial = ""
+        var ending = Ending.inputEnded
+        var meter = LevelMeter()
+        var lastStatus = -1.0
+        /// The draft already holds the audio up to a failure (the writer appends every
+        /// read, 30 ms): keep it, with the words so far, and say what happened.
+        func failed(_ error: Error) -> Result {
+            try? input.finish()
+            draft = (try? store.updateDraft(
+                draft, transcript: words.map(\.word).joined(separator: " "), words: words,
+                duration: input.writtenSeconds)) ?? draft
+            draft.duration = input.writtenSeconds
+            return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns)
+        }
+        func text() -> String { (words.map(\.word) + (partial.isEmpty ? [] : [partial])).joined(separator: " ") }
+        do {
+            try pipeline.run(onAudio: { samples in
+                meter.add(samples)
+                let elapsed = input.writtenSeconds
+                if elapsed - lastStatus >= 0.1 {
+                    lastStatus = elapsed
+                    status(Status(elapsed: elapsed, level: meter.level, words: text()))
+                }
+                if let reason = shouldStop() {
+                    ending = .stopped(reason)
+                    return false
+                }
+                return true
+            }) { event in
+                switch event {
+                case .speechStarted:
+                    partial = ""
+                case .partial(let text):
+                    partial = text
+                case .utterance(let recognition, _, _):
+                    partial = ""
+                    var heard = recognition.words
+                    if heard.map(\.word).suffix(2) == ArraySlice(Self.stopPhrase) {
+                        heard.removeLast(2)
+                        ending = .spokenStop
+                    }
+                    words += heard
+                    draft = (try? store.updateDraft(
+                        draft, transcript: words.map(\.word).joined(separator: " "), words: words,
+                        duration: input.writtenSeconds)) ?? draft
+                    if ending == .spokenStop { return false }
+                }
+                return true
+            }
+        } catch {
+            return failed(error)
+        }
+        do {
+            try input.finish()
+            draft = try store.updateDraft(
+                draft, transcript: words.map(\.word).joined(separator: " "), words: words, duration: input.writtenSeconds)
+        } catch {
+            return failed(error)
+        }
+        return Result(draft: draft, ending: ending, overruns: input.overruns)
+    }
+}
+
+/// The loudness of recent audio, for meters: RMS of the last 100 ms in dBFS.
+public struct LevelMeter {
+    private var sum = 0.0
+    private var count = 0
+    public private(set) var level = -Double.infinity
+
+    public init() {}
+
+    public mutating func add(_ samples: [Int16]) {
+        for s in samples {
+            sum += Double(s) * Double(s)
+            count += 1
+            if count == 1_600 {
+                level = 10 * log10(sum / Double(count) / (32_768.0 * 32_768.0) + 1e-12)
+                sum = 0
+                count = 0
+            }
+        }
+    }
+
+    /// A bar of `width` cells for −60…0 dBFS.
+    public static func bar(_ level: Double, width: Int = 20) -> String {
+        let fraction = level.isFinite ? max(0, min(1, (level + 60) / 60)) : 0
+        let filled = Int((fraction * Double(width)).rounded())
+        return String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import VshCore
+
+/// Deleting moves files into `trash/<batch>/` (one batch per `delete` or `discard`, named
+/// by the time, so they sort), keeping their names: drafts under `drafts/` inside the
+/// batch. `undo` moves the newest batch back; `emptyTrash` removes everything for good.
+extension TranscriptStore {
+    /// One deletion: what it held.
+    public struct TrashBatch: Sendable, Equatable {
+        /// The batch directory's name, `YYYYMMDD-HHMMSS-NNN` in local time.
+        public var name: String
+        /// Saved transcripts: id and title.
+        public var items: [Trashed]
+        /// Discarded drafts' ids.
+        public var drafts: [String]
+    }
+
+    public struct Trashed: Sendable, Equatable {
+        public var id: String
+        public var title: String
+    }
+
+    /// What `undo` put back.
+    public struct Restored: Sendable, Equatable {
+        public var items: [String]
+        public var drafts: [String]
+    }
+
+    var trashDirectory: String { path("trash") }
+
+    /// Moves the saved transcripts `ids` to the trash as one batch; all or nothing when
+    /// an id is unknown. Returns what was deleted, in the order given.
+    @discardableResult
+    public func delete(_ ids: [String]) throws -> [Item] {
+        try change { changes in
+            var items: [Item] = []
+            for id in ids where !items.contains(where: { $0.id == id }) {
+                guard let item = try item(id) else { throw CommandError("no transcript with id '\(id)'") }
+                items.append(item)
+            }
+            guard !items.isEmpty else { return [] }
+            let batch = try newBatch()
+            for item in items {
+                // The .txt first: once it has gone the transcript is no longer listed.
+                try StoreFiles.move(path(item.id + ".txt"), to: batch + "/" + item.id + ".txt")
+                changes.append(StoreIndex.Change(name: item.id, state: .removed))
+                var others = [item.id + ".json"]
+                if item.hasAudio, let audio = item.audioPath, audio.hasPrefix(directory + "/"),
+                   !audio.dropFirst(directory.count + 1).contains("/") {
+                    others.append(String(audio.dropFirst(directory.count + 1)))
+                }
+                for name in others where StoreFiles.exists(path(name)) {
+                    try StoreFiles.move(path(name), to: batch + "/" + name)
+                }
+            }
+            StoreFiles.syncDirectory(batch)
+            return items
+        }
+    }
+
+    /// Puts back the newest batch of the trash. Refuses, changing nothing, when one of
+    /// its files exists again in the store.
+    public func undo() throws -> Restored {
+        let empty = CommandError("nothing to undo: the trash is empty")
+        guard StoreFiles.isDirectory(trashDirectory) else { throw empty }
+        return try change { changes in
+            guard let name = StoreFiles.names(in: trashDirectory)?.filter({ !$0.hasPrefix(".") }).max() else { throw empty }
+            let batch = trashDirectory + "/" + name
+            let files = (StoreFiles.names(in: batch) ?? []).filter { $0 != "drafts" }
+            let drafts = StoreFiles.names(in: batch + "/drafts") ?? []
+            let moves: [(from: String, to: String)] = files.map { (batch + "/" + $0, path($0)) }
+                + drafts.map { (batch + "/drafts/" + $0, draftsDirectory + "/" + $0) }
+            if let clash = moves.first(where: { StoreFiles.exists($0.to) }) {
+                let id = Self.id(of: clash.to)
+                throw CommandError("cannot undo the last deletion: '\(id)' exists in the store again (\(clash.to)); move it away first")
+            }
+            if !drafts.isEmpty { try StoreFiles.makeDirectory(draftsDirectory) }
+            // Audio and timings first, the .txt last: a transcript reappears whole.
+            for move in moves.filter({ !$0.to.hasSuffix(".txt") }) + moves.filter({ $0.to.hasSuffix(".txt") }) {
+                try StoreFiles.move(move.from, to: move.to)
+                if move.to.hasSuffix(".txt") && !move.to.hasPrefix(draftsDirectory + "/") {
+                    changes.append(currentRecord(of: Self.id(of: move.to)))
+                }
+            }
+            rmdir(batch + "/drafts")
+            rmdir(batch)
+            return Restored(items: files.filter { $0.hasSuffix(".txt") }.map(Self.id(of:)).sorted(),
+                            drafts: Set(drafts.map(Self.id(of:))).sorted())
+        }
+    }
+
+    /// The trash, newest deletion first.
+    public func trash() -> [TrashBatch] {
+        recoverIfInterrupted()
+        let names = (StoreFiles.names(in: trashDirectory) ?? []).filter { !$0.hasPrefix(".") }.sorted(by: >)
+        return names.map { name in
+            let batch = trashDirectory + "/" + name
+            let items = (StoreFiles.names(in: batch) ?? []).filter { $0.hasSuffix(".txt") }.sorted().map { file in
+                let id = String(file.dropLast(4))
+                let header = StoreFiles.read(batch + "/" + file).flatMap { try? TranscriptFile.read($0).0 }
+                return Trashed(id: id, title: header?.title ?? Self.untitled)
+            }
+            let drafts = Set((StoreFiles.names(in: batch + "/drafts") ?? []).map(Self.id(of:)))
+            return TrashBatch(name: name, items: items, drafts: drafts.sorted())
+        }
+    }
+
+    /// Removes everything in the trash for good. Returns how many transcripts and drafts
+    /// were removed.
+    @discardableResult
+    public func emptyTrash() throws -> Int {
+        let count = trash().reduce(0) { $0 + $1.items.count + $1.drafts.count }
+        guard StoreFiles.isDirectory(trashDirectory) else { return 0 }
+        try change { _ in
+            for name in StoreFiles.names(in: trashDirectory) ?? [] {
+                // Renamed out of sight first: a batch cut short while being removed is
+                // never undone half, and recovery finishes removing it.
+                let hidden = trashDirectory + "/" + (name.hasPrefix(".") ? name : ".emptying-" + name)
+                guard name.hasPrefix(".") || rename(trashDirectory + "/" + name, hidden) == 0 else {
+                    throw FileError.current("cannot remove \(trashDirectory)/\(name)", path: trashDirectory + "/" + name)
+                }
+                do {
+                    try FileManager.default.removeItem(atPath: hidden)
+                } catch {
+                    throw CommandError("cannot remove \(trashDirectory)/\(name): \(error.localizedDescription)")
+                }
+            }
+        }
+        return count
+    }
+
+    /// The id a file of the store belongs to: its name without the extension.
+    static func id(of file: String) -> String {
+        ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// A new, empty batch directory in the trash.
+    func newBatch() throws -> String {
+        try StoreFiles.makeDirectory(trashDirectory)
+        let c = StoreDate(now, timeZone: timeZone).civil(offset: timeZone.secondsFromGMT(for: now))
+        var stamp = "\(pad(c.year, 4))\(pad(c.month))\(pad(c.day))-\(pad(c.hour))\(pad(c.minute))\(pad(c.second))"
+        // Batches sort by name and `undo` takes the last: a new one must sort after every
+        // other, even if the clock went back.
+        let newest = StoreFiles.names(in: trashDirectory)?.filter { !$0.hasPrefix(".") }.max() ?? ""
+        if String(newest.prefix(stamp.count)) > stamp { stamp = String(newest.prefix(stamp.count)) }
+        var sequence = newest.hasPrefix(stamp) ? (Int(newest.dropFirst(stamp.count + 1)) ?? 0) + 1 : 0
+        while true {
+            let batch = trashDirectory + "/\(stamp)-\(pad(sequence, 3))"
+            if mkdir(batch, 0o700) == 0 { return batch }
+            guard errno == EEXIST else { throw FileError.current("cannot create \(batch)", path: batch) }
+            sequence += 1
+        }
+    }
+}

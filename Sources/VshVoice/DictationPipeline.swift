@@ -1,0 +1,77 @@
+import Foundation
+import VshCore
+import VshStore
+
+/// Audio to running text: source → front end → endpointer → a streaming recogniser
+/// (dictation or keyword spotting). Each utterance is decoded whole when the endpointer
+/// hears its end. With `interim`, it is also decoded while it is spoken, for partial
+/// results; the whole-utterance decode still gives the final words, because the live
+/// decoder must guess the utterance's level from earlier ones (measured on librivox: a
+/// sentence decoded first in a fresh decoder, 75% word errors live, 0% whole).
+public final class DictationPipeline {
+    public enum Event: Equatable {
+        case speechStarted(Double)
+        /// The words so far of the utterance under way.
+        case partial(String)
+        case utterance(Recognition, start: Double, end: Double)
+    }
+
+    let source: AudioSource
+    let frontEnd: Preprocessor?
+    let endpointer: Endpointer
+    let recognizer: StreamingRecognizer
+    /// Decode the front end's output rather than the raw audio.
+    let useProcessed: Bool
+    let interim: Bool
+
+    public init(source: AudioSource, frontEnd: Preprocessor?, useProcessed: Bool, endpointer: Endpointer,
+                recognizer: StreamingRecognizer, interim: Bool) {
+        self.interim = interim
+        self.source = source
+        self.frontEnd = frontEnd
+        self.useProcessed = useProcessed && frontEnd != nil
+        self.endpointer = endpointer
+        self.recognizer = recognizer
+    }
+
+    /// Reads the source to its end, or until `onAudio` or `onEvent` returns false.
+    /// `onAudio` sees every chunk of raw audio as it arrives (for level meters, and to
+    /// check for a stop request while nobody speaks).
+    public func run(chunk: Int = 480, onAudio: ([Int16]) -> Bool = { _ in true }, onEvent: (Event) -> Bool) throws {
+        var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
+        var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
+        var lastPartial = ""
+        while true {
+            let (read, events) = try feed.step()
+            if !read.isEmpty, !onAudio(Array(read)) { return }
+            for event in events {
+                switch event {
+                case .speechStarted(let t):
+                    if !onEvent(.speechStarted(t)) { return }
+                    guard interim else { break }
+                    // The utterance starts with the padding before the speech.
+                    let wanted = max(0, Int(t * Double(AudioFormat.sampleRate)) - endpointer.settings.paddingBefore * 16)
+                    let first = endpointer.position - endpointer.audio(from: wanted).count
+                    recognizer.begin(at: Double(first) / Double(AudioFormat.sampleRate))
+                    fed = first
+                    lastPartial = ""
+                case .utterance(let segment):
+                    if fed != nil { _ = recognizer.end() }
+                    fed = nil
+                    let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
+                    let recognition = recognizer.recognize(audio, start: segment.start)
+                    if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return }
+                }
+            }
+            if let from = fed {
+                let partial = recognizer.feed(Array(endpointer.audio(from: from, processed: useProcessed)))
+                fed = endpointer.position
+                if partial != lastPartial {
+                    lastPartial = partial
+                    if !onEvent(.partial(partial)) { return }
+                }
+            }
+            if read.isEmpty { return }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import VshCore
+import VshStore
+
+/// What a line reader does for the voice side while it waits for keys.
+public enum PromptAction: Equatable, Sendable {
+    /// Redraw the prompt as this (the listening mark changed).
+    case prompt(String)
+    /// Print these lines above the prompt, then redraw it as `prompt`, with whatever was
+    /// typed so far and the cursor where it was.
+    case notice([String], prompt: String)
+    /// Put `spoken.line` on the prompt line as if typed, show `mark` after it, and finish
+    /// the line as `.spoken`. What was typed so far comes back at the next prompt.
+    case submit(SpokenLine, mark: String)
+}
+
+/// Input besides the keyboard that a line reader waits on (the voice listener).
+public protocol PromptSideInput: AnyObject {
+    /// Readable when there is something to take.
+    var fileDescriptor: Int32 { get }
+    /// What to do now, in order: at most one `submit`, and only as the last action.
+    func takeActions() -> [PromptAction]
+}
+
+/// Turning listening on and off (`listen on|off`).
+public protocol ListeningControl: AnyObject {
+    /// One line on what the listener does now.
+    var status: String { get }
+    /// Turns listening on or off; returns what to tell the person. Throws when there is
+    /// no audio input to listen to.
+    func setListening(_ on: Bool) throws -> String
+}
+
+/// The prompt's side of listening: takes what the listener thread heard and decides, on
+/// the reading thread, what the prompt does with it. Confident commands run as if typed
+/// (destructive ones after a yes); unsure ones get "did you mean" with the runners-up;
+/// doubtful speech is ignored; while off, only the wake phrase counts. Pure logic over
+/// events, so tests drive it without audio.
+public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Sendable {
+    public struct Options: Sendable {
+        /// At or above: a command. Between `rejectBelow` and this: vsh asks. Below: ignored.
+        public var threshold = 0.5
+        public var rejectBelow = 0.3
+        /// Said while listening is off, turns it on again (a spoken pattern).
+        public var wakePhrase = "listen on"
+        /// Spoken destructive commands ask for yes or no first.
+        public var confirmDestructive = true
+        /// Seconds a question waits for its answer.
+        public var answerSeconds = 10.0
+        public var marks = PromptMarks.ascii
+        public var style = Style.plain
+        /// Also show ignored speech and each spoken command's timing.
+        public var verbose = false
+
+        public init() {}
+
+        public init(settings: Settings) {
+            threshold = settings.voiceThreshold
+            rejectBelow = min(settings.voiceRejectBelow, settings.voiceThreshold)
+            wakePhrase = settings.wakePhrase
+            confirmDestructive = settings.confirmDestructive
+            answerSeconds = settings.answerSeconds
+        }
+    }
+
+    public let options: Options
+    /// The listener thread; nil in tests that post events themselves.
+    public var listener: ListenerHandle?
+    /// Whether running the candidate cannot be taken back without undo (then a spoken one
+    /// asks first); see `destructive(in:)`.
+    public var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
+    /// When speech starts, on the prompt's thread: reloads command files that changed,
+    /// so a command from a file dropped in a moment ago is heard; returns what to say.
+    public var beforeHearing: () -> String? = { nil }
+    /// Where spoken commands' audio is kept; nil keeps none.
+    public var clips: ClipStore?
+    /// Seconds on a monotonic clock (questions lapse by it). Tests replace it.
+    public var clock: () -> Double = VoicePrompt.monotonic
+    /// The prompt without the mark, as the shell gives it.
+    public var basePrompt = "vsh> "
+
+    // The inbox: written by the listener thread, read by the prompt's.
+    private let lock = NSLock()
+    private var inbox: [ListenerEvent] = []
+    let wakeup = WakePipe()
+
+    // The prompt's state: touched only on the reading thread.
+    /// The input audio comes from, while it flows.
+    public private(set) var input: String?
+    /// Why vsh is not listening, when it tried and could not.
+    public private(set) var problem: String?
+    public internal(set) var isOn = true
+    /// The input was a file that has played to its end.
+    private var inputEnded = false
+    private var hearing = false
+    var question: PromptQuestion?
+    var wake: SpokenPattern?
+
+    public init(options: Options) {
+        self.options = options
+        wake = try? SpokenPattern.parse(options.wakePhrase)
+    }
+
+    /// Seconds since an arbitrary start, never going back.
+    public static func monotonic() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    // MARK: - From the listener thread
+
+    /// Queues an event for the prompt and wakes the reader. Any thread.
+    public func post(_ event: ListenerEvent) {
+        lock.lock()
+        inbox.append(event)
+        lock.unlock()
+        wakeup.poke()
+    }
+
+    public var fileDescriptor: Int32 { wakeup.readEnd }
+
+    // MARK: - On the reading thread
+
+    /// The listening state the mark shows; nil when there is nothing listening.
+    public var state: ListenState? {
+        guard input != nil else { return nil }
+        if question != nil { return .asking }
+        if !isOn { return .off }
+        return hearing ? .hearing : .listening
+    }
+
+    /// The prompt with the listening mark in front: `● vsh> `.
+    public func prompt() -> String {
+        guard let state else { return basePrompt }
+        return options.marks.mark(state) + " " + basePrompt
+    }
+
+    public func takeActions() -> [PromptAction] {
+        wakeup.drain()
+        lock.lock()
+        var events = inbox
+        inbox.removeAll()
+        lock.unlock()
+
+        let shownBefore = prompt()
+        var notes: [String] = []
+        var submit: SpokenLine?
+        if let q = question, clock() >= q.deadline {
+            question = nil
+            notes.append(dim("(no answer: \(q.subject) not run)"))
+        }
+        while submit == nil, !events.isEmpty {
+            switch events.removeFirst() {
+            case .ready(let name, let wakePhrase):
+                input = name
+                problem = nil
+                if wakePhrase != options.wakePhrase { wake = try? SpokenPattern.parse(wakePhrase) }
+            case .speechStarted:
+                hearing = true
+                if let note = beforeHearing() { notes.append(dim("(\(note))")) }
+            case .heard(let heard):
+                hearing = false
+                switch decide(heard) {
+                case .nothing: break
+                case .note(let text): notes.append(text)
+                case .run(let line): submit = line
+                }
+                // The listener waits after each utterance, so that a command it heard runs
+                // before it takes in more audio; go on unless the line is leaving.
+                if submit == nil { listener?.resume() }
+            case .note(let message):
+                notes.append(options.style.yellow("warning:") + " " + message)
+            case .ended(let message):
+                input = nil
+                hearing = false
+                problem = message
+                inputEnded = true
+                notes.append(dim("(\(message); no longer listening)"))
+            case .failed(let message, let quiet):
+                input = nil
+                hearing = false
+                problem = message
+                if !quiet { notes.append(options.style.yellow("warning:") + " not listening: \(message)") }
+            }
+        }
+        if !events.isEmpty {
+            // After a command is submitted, the rest waits for the next prompt.
+            lock.lock()
+            inbox.insert(contentsOf: events, at: 0)
+            lock.unlock()
+            wakeup.poke()
+        }
+        var actions: [PromptAction] = []
+        if !notes.isEmpty {
+            actions.append(.notice(notes, prompt: prompt()))
+        } else if prompt() != shownBefore {
+            actions.append(.prompt(prompt()))
+        }
+        if let submit { actions.append(.submit(submit, mark: mark(for: submit))) }
+        return actions
+    }
+
+    /// What the prompt line shows after a spoken command: `[spoken 0.91]`.
+    func mark(for spoken: SpokenLine) -> String {
+        var text = "spoken " + String(format: "%.2f", spoken.confidence)
+        if let settled = spoken.settled { text += ", " + settled }
+        return "   " + dim("[" + text + "]")
+    }
+
+    func dim(_ text: String) -> String { options.style.dim(text) }
+
+    // MARK: - Listening on and off
+
+    public var status: String {
+        guard let input else {
+            if let problem { return "not listening: \(problem)" }
+            return listener == nil ? "not listening: there is no audio input" : "not listening yet: the audio input is starting"
+        }
+        if !isOn { return "listening is off (\(input)); say \"\(options.wakePhrase)\" or type 'listen on' to turn it on" }
+        return "listening to \(input); say a command, or type one"
+    }
+
+    public func setListening(_ on: Bool) throws -> String {
+        guard let listener else {
+            throw CommandError("there is no audio input to listen to; start vsh with --audio-in DEVICE or FILE, without --no-voice")
+        }
+        isOn = on
+        if on, input == nil, inputEnded {
+            return "the audio input has ended (\(problem ?? "")); start vsh again to listen"
+        }
+        if on, input == nil {
+            listener.restart()
+            return "trying the audio input again" + (problem.map { " (last time: \($0))" } ?? "")
+        }
+        if !on { question = nil }
+        return on ? "listening" : "listening off; say \"\(options.wakePhrase)\" or type 'listen on' to turn it back on"
+    }
+}
+
+/// A pipe that wakes a poll(): any thread pokes it, the reader drains it. Both ends are
+/// non-blocking and close on exec; they live as long as the process.
+final class WakePipe: @unchecked Sendable {
+    let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    func poke() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(readEnd, &buffer, buffer.count) > 0 {}
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import VshCore
+import VshStore
+
+/// What the recogniser made of one utterance.
+public struct Recognition: Sendable, Equatable {
+    /// The words recognised, variants (`record(2)`) and fillers removed.
+    public var words: [RecognizedWord]
+    /// How sure the recogniser is that the utterance is this phrase of the grammar, 0…1.
+    public var confidence: Double
+    /// Other phrases that fit the audio, best first, as words (the best one not repeated;
+    /// may hold partial phrases): what "did you mean" offers when the confidence is low.
+    /// Empty when the recogniser cannot tell.
+    public var alternatives: [[String]] = []
+
+    public init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = []) {
+        self.words = words
+        self.confidence = confidence
+        self.alternatives = alternatives
+    }
+
+    public var text: String { words.map(\.word).joined(separator: " ") }
+}
+
+/// Recognises a whole utterance against the command grammar.
+public protocol CommandRecognizer: AnyObject {
+    /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
+    /// word times come out in stream time.
+    func recognize(_ samples: [Int16], start: Double) -> Recognition
+}
+
+/// One utterance the voice path heard, and what vsh will do with it.
+public struct Utterance: Sendable, Equatable {
+    public var recognition: Recognition
+    /// The command line it dispatches, or nil when rejected (out of grammar or unsure).
+    public var line: String?
+    /// The registry command, when `line` is set.
+    public var command: String?
+    public var start: Double
+    public var end: Double
+    /// Seconds from the end of speech to this result: the endpointer's wait for silence
+    /// plus the decoding time (the CPU time the decode took, so that a busy machine
+    /// does not blur what vsh itself costs).
+    public var latency: Double
+}
+
+/// Microphone (or file) to commands: audio source → front end → endpointer →
+/// recogniser → grammar interpretation and rejection. Pure orchestration; the pieces
+/// are injected, so tests run it with fakes.
+public final class VoicePipeline {
+    public enum Event: Equatable {
+        case speechStarted(Double)
+        case utterance(Utterance)
+    }
+
+    /// Which audio the recogniser gets when a front end runs.
+    public enum FrontEndUse: Equatable, Sendable {
+        case always
+        /// Only for utterances quieter than this over the noise floor (dB): noise
+        /// suppression helps noisy speech and costs clean speech (measured: −11 points on
+        /// clean commands when always on, none with a 24 dB cut-off).
+        case belowSNR(Double)
+    }
+
+    let source: AudioSource
+    let frontEnd: Preprocessor?
+    let frontEndUse: FrontEndUse
+    let endpointer: Endpointer
+    let recognizer: CommandRecognizer
+    let interpret: ([String]) -> (command: String, line: String)?
+    /// Utterances below this confidence are rejected.
+    public var threshold: Double
+
+    public init(
+        source: AudioSource, frontEnd: Preprocessor?, frontEndUse: FrontEndUse = .always, endpointer: Endpointer,
+        recognizer: CommandRecognizer, threshold: Double,
+        interpret: @escaping ([String]) -> (command: String, line: String)?
+    ) {
+        self.source = source
+        self.frontEnd = frontEnd
+        self.frontEndUse = frontEndUse
+        self.endpointer = endpointer
+        self.recognizer = recognizer
+        self.threshold = threshold
+        self.interpret = interpret
+    }
+
+    /// Reads the source to its end (or until `onEvent` returns false), reporting events.
+    public func run(chunk: Int = 480, onEvent: (Event) -> Bool) throws {
+        var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
+        while true {
+            let (read, events) = try feed.step()
+            for event in events {
+                if !onEvent(handle(event)) { return }
+            }
+            if read.isEmpty { return }
+        }
+    }
+
+    /// CPU seconds this thread has used.
+    static func threadTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    func handle(_ event: Endpointer.Event) -> Event {
+        switch event {
+        case .speechStarted(let t):
+            return .speechStarted(t)
+        case .utterance(let segment):
+            let began = Self.threadTime()
+            var samples = segment.samples
+            if let processed = segment.processed {
+                switch frontEndUse {
+                case .always: samples = processed
+                case .belowSNR(let cut): if segment.snr < cut { samples = processed }
+                }
+            }
+            let recognition = recognizer.recognize(samples, start: segment.start)
+            let decoding = Self.threadTime() - began
+            var utterance = Utterance(
+                recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,
+                latency: segment.closedAt - segment.speechEnd + decoding)
+            if recognition.confidence >= threshold, !recognition.words.isEmpty,
+               let (command, line) = interpret(recognition.words.map(\.word)) {
+                utterance.line = line
+                utterance.command = command
+            }
+            return .utterance(utterance)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import VshCore
+import VshStore
+
+/// What commands that touch audio (record, play) need from the audio side. VshApp
+/// provides it with ALSA, libsndfile, SpeexDSP and PocketSphinx; tests with fakes; it is
+/// nil with `--no-voice`.
+public protocol VoiceServices: AnyObject {
+    /// Audio to record: the microphone, or `file` (recorded until it ends). `rate` is
+    /// what the quality asks for; the input reports the rate it really records at.
+    func recordingInput(file: String?, rate: Int) throws -> RecordingInput
+    /// The dictation recogniser (loaded on first use, then kept).
+    func dictation() throws -> StreamingRecognizer
+    /// A fresh front end and endpointer for one stream, configured from the settings.
+    func frontEnd() -> Preprocessor?
+    func endpointer() -> Endpointer
+    /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
+    /// returns false to stop.
+    func play(path: String, progress: (_ level: Double, _ position: Double) -> Bool) throws
+}
+
+/// Audio being recorded: reading it delivers 16 kHz for recognition, and everything
+/// read is also written, at the recording's own rate, to the file `startWriting` names.
+public protocol RecordingInput: AudioSource {
+    /// The rate the audio is written at (the device's, or the quality's for files).
+    var sampleRate: Int { get }
+    /// `microphone default`, `file notes.wav`: how the recording was made.
+    var description: String { get }
+    func startWriting(to path: String) throws
+    /// Seconds written so far.
+    var writtenSeconds: Double { get }
+    /// How often the device overran (audio arrived faster than it was read, and some was
+    /// lost): each is a short gap in the recording.
+    var overruns: Int { get }
+    /// Flushes the file to disk and closes the input.
+    func finish() throws
+}
