@@ -21,7 +21,7 @@ public struct VshMain: ParsableCommand {
             runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
             command succeeded, 1 otherwise.
             """,
-        subcommands: [ListenCommand.self, TranscribeCommand.self])
+        subcommands: [ListenSubcommand.self, TranscribeSubcommand.self])
 
     @OptionGroup var global: GlobalOptions
 
@@ -70,7 +70,7 @@ public struct VshMain: ParsableCommand {
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
         for problem in session.loadCommandFiles().problems { stderr.line(problem.report) }
         if !global.noVoice {
-            session.voice = AppVoice(settings: settings, paths: paths, input: global.audioIn, output: global.audioOut)
+            session.voice = SystemAudioServices(settings: settings, paths: paths, input: global.audioIn, output: global.audioOut)
         }
         let shell = Shell(
             session: session, output: stdout, error: stderr,

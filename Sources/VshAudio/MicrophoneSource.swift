@@ -6,7 +6,7 @@ import VshVoice
 /// The microphone as an `AudioSource`: an `AlsaCapture` converted to the 16 kHz mono the
 /// recogniser wants, with SpeexDSP's resampler when the device runs at another rate.
 /// Not thread-safe: read and close from one thread.
-public final class MicrophoneSource: AudioSource {
+public final class MicrophoneSource: AudioDevice {
     /// The rate every `read` delivers.
     public static let outputRate = AudioFormat.sampleRate
 

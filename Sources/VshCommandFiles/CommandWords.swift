@@ -52,34 +52,32 @@ struct CommandWords {
     /// dictionary again for the same words.
     private static let memo = Memo()
 
-    private final class Memo: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stamp = ""
-        private var phones: [String: [String]] = [:]
-        private var unknown: [String: [String]] = [:]
+    private final class Memo: Sendable {
+        private struct Known {
+            var stamp = ""
+            var phones: [String: [String]] = [:]
+            var unknown: [String: [String]] = [:]
+        }
+        private let known = Locked(Known())
 
         /// Adds what is known of `words`; returns the words still missing.
-        func fill(stamp: String, _ words: Set<String>, _ known: inout [String: [String]], _ lacking: inout [String: [String]]) -> Set<String> {
-            lock.lock()
-            defer { lock.unlock() }
-            guard stamp == self.stamp else { return words }
-            return words.filter { word in
-                if let p = phones[word] { known[word] = p; return false }
-                if let u = unknown[word] { lacking[word] = u; return false }
-                return true
+        func fill(stamp: String, _ words: Set<String>, _ found: inout [String: [String]], _ lacking: inout [String: [String]]) -> Set<String> {
+            known.withLock { memo in
+                guard stamp == memo.stamp else { return words }
+                return words.filter { word in
+                    if let p = memo.phones[word] { found[word] = p; return false }
+                    if let u = memo.unknown[word] { lacking[word] = u; return false }
+                    return true
+                }
             }
         }
 
-        func remember(stamp: String, _ known: [String: [String]], _ lacking: [String: [String]]) {
-            lock.lock()
-            defer { lock.unlock() }
-            if stamp != self.stamp {
-                self.stamp = stamp
-                phones = [:]
-                unknown = [:]
+        func remember(stamp: String, _ found: [String: [String]], _ lacking: [String: [String]]) {
+            known.withLock { memo in
+                if stamp != memo.stamp { memo = Known(stamp: stamp) }
+                memo.phones.merge(found) { a, _ in a }
+                memo.unknown.merge(lacking) { a, _ in a }
             }
-            phones.merge(known) { a, _ in a }
-            unknown.merge(lacking) { a, _ in a }
         }
     }
 

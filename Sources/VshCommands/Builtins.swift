@@ -25,7 +25,7 @@ public enum Builtins {
         CommandEntry(EncryptCommand.self),
         CommandEntry(OutputsCommand.self),
         CommandEntry(ReloadCommand.self),
-        CommandEntry(ListenSwitchCommand.self),
+        CommandEntry(ListenCommand.self),
         CommandEntry(ExitCommand.self),
     ] }
 

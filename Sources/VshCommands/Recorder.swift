@@ -38,9 +38,9 @@ public final class Recorder {
     public static let stopPhrase = ["stop", "recording"]
 
     let store: TranscriptStore
-    let voice: VoiceServices
+    let voice: AudioServices
 
-    public init(store: TranscriptStore, voice: VoiceServices) {
+    public init(store: TranscriptStore, voice: AudioServices) {
         self.store = store
         self.voice = voice
     }
@@ -53,7 +53,7 @@ public final class Recorder {
         var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
         try input.startWriting(to: draft.audioPath)
         let pipeline = DictationPipeline(
-            source: input, frontEnd: voice.frontEnd(), useProcessed: false, endpointer: voice.endpointer(),
+            source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
             recognizer: try voice.dictation(), interim: true)
         var words: [RecognizedWord] = []
         var partial = ""

@@ -1,3 +1,4 @@
+import Foundation
 import VshCore
 import VshStore
 import VshVoice
@@ -39,5 +40,57 @@ public final class FakeAudioSource: AudioSource {
         buffer.replaceSubrange(0..<n, with: samples.prefix(n))
         samples = samples.dropFirst(n)
         return n
+    }
+}
+
+/// A command recogniser that answers from a script, one recognition per utterance (then
+/// nothing heard), and counts the utterances it was given.
+public final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
+    private let answers = Locked<(script: [Recognition], calls: Int)>(([], 0))
+
+    /// `script`: (words, confidence) for each utterance in turn.
+    public init(_ script: [([String], Double)]) {
+        let recognitions = script.map { words, confidence in
+            Recognition(
+                words: words.map { RecognizedWord(word: $0, start: 0, end: 0, confidence: confidence) },
+                confidence: confidence)
+        }
+        answers.withLock { $0.script = recognitions }
+    }
+
+    /// How many utterances it has been asked to recognise.
+    public var calls: Int { answers.withLock { $0.calls } }
+
+    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+        answers.withLock { state in
+            state.calls += 1
+            return state.script.isEmpty ? Recognition(words: [], confidence: 0) : state.script.removeFirst()
+        }
+    }
+}
+
+/// A front end that leaves the audio as it is.
+public final class PassThroughPreprocessor: Preprocessor {
+    public init() {}
+    public func process(_ frame: inout [Int16]) {}
+}
+
+/// Test audio: steady low noise with louder tone bursts where speech would be, so the
+/// endpointer finds an utterance in each burst. `parts` alternate silence and speech
+/// lengths in seconds, starting with silence.
+public enum TestSignal {
+    public static func bursts(_ parts: [Double], seed: UInt32 = 7) -> [Int16] {
+        var seed = seed
+        var out: [Int16] = []
+        for (i, seconds) in parts.enumerated() {
+            let n = Int(seconds * Double(AudioFormat.sampleRate))
+            for k in 0..<n {
+                seed = seed &* 1_103_515_245 &+ 12_345
+                let noise = Double(Int(seed >> 16) % 201 - 100)
+                let tone = i % 2 == 1 ? 4_000 * sin(2 * Double.pi * 300 * Double(k) / Double(AudioFormat.sampleRate)) : 0
+                out.append(Int16(noise + tone))
+            }
+        }
+        return out
     }
 }

@@ -2,11 +2,11 @@ import VshCore
 import VshStore
 
 extension Session {
-    private enum VoiceKey: SessionKey { typealias Value = VoiceServices }
+    private enum VoiceKey: SessionKey { typealias Value = AudioServices }
     private enum ListeningKey: SessionKey { typealias Value = ListeningControl }
 
     /// Microphone, files and recognisers for record and play; nil with `--no-voice`.
-    public var voice: VoiceServices? {
+    public var voice: AudioServices? {
         get { self[VoiceKey.self] }
         set { self[VoiceKey.self] = newValue }
     }

@@ -80,11 +80,11 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     public var basePrompt = "vsh> "
 
     // The inbox: written by the listener thread, read by the prompt's.
-    private let lock = NSLock()
-    private var inbox: [ListenerEvent] = []
+    private let inbox = Locked<[ListenerEvent]>([])
     let wakeup = WakePipe()
 
-    // The prompt's state: touched only on the reading thread.
+    // The prompt's state: touched only on the reading thread, which `promptThread` checks.
+    let promptThread = OwningThread("the prompt's thread")
     /// The input audio comes from, while it flows.
     public private(set) var input: String?
     /// Why vsh is not listening, when it tried and could not.
@@ -112,9 +112,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
 
     /// Queues an event for the prompt and wakes the reader. Any thread.
     public func post(_ event: ListenerEvent) {
-        lock.lock()
-        inbox.append(event)
-        lock.unlock()
+        inbox.withLock { $0.append(event) }
         wakeup.poke()
     }
 
@@ -132,16 +130,18 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
 
     /// The prompt with the listening mark in front: `● vsh> `.
     public func prompt() -> String {
+        promptThread.check()
         guard let state else { return basePrompt }
         return options.marks.mark(state) + " " + basePrompt
     }
 
     public func takeActions() -> [PromptAction] {
+        promptThread.check()
         wakeup.drain()
-        lock.lock()
-        var events = inbox
-        inbox.removeAll()
-        lock.unlock()
+        var events = inbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
 
         let shownBefore = prompt()
         var notes: [String] = []
@@ -186,9 +186,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
         }
         if !events.isEmpty {
             // After a command is submitted, the rest waits for the next prompt.
-            lock.lock()
-            inbox.insert(contentsOf: events, at: 0)
-            lock.unlock()
+            inbox.withLock { [events] in $0.insert(contentsOf: events, at: 0) }
             wakeup.poke()
         }
         var actions: [PromptAction] = []
@@ -222,6 +220,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     }
 
     public func setListening(_ on: Bool) throws -> String {
+        promptThread.check()
         guard let listener else {
             throw CommandError("there is no audio input to listen to; start vsh with --audio-in DEVICE or FILE, without --no-voice")
         }
@@ -235,34 +234,5 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
         }
         if !on { question = nil }
         return on ? "listening" : "listening off; say \"\(options.wakePhrase)\" or type 'listen on' to turn it back on"
-    }
-}
-
-/// A pipe that wakes a poll(): any thread pokes it, the reader drains it. Both ends are
-/// non-blocking and close on exec; they live as long as the process.
-final class WakePipe: @unchecked Sendable {
-    let readEnd: Int32
-    private let writeEnd: Int32
-
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-
-    func poke() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-
-    func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readEnd, &buffer, buffer.count) > 0 {}
     }
 }

@@ -34,10 +34,10 @@ enum PromptListening {
         clips.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }
         voice.clips = clips
 
-        let input = ListenerAudio.Input.resolve(options.audioIn ?? session.settings.audioDevice)
-        let audio = ListenerAudio(input: input, paced: !options.fast)
+        let input = AudioInput.resolve(options.audioIn ?? session.settings.audioDevice)
+        let audio = ListenerAudio(input: input, paced: !options.fast, openers: .system)
         let listener = PromptListener(
-            audio: audio, prompt: voice, settings: session.settings, paths: session.paths,
+            audio: audio, prompt: voice, path: .system(settings: session.settings, paths: session.paths),
             registry: { session.registry }, explicit: options.audioIn != nil)
         voice.listener = listener
         voice.beforeHearing = {
@@ -48,7 +48,7 @@ enum PromptListening {
         }
         editor.sideInput = voice
         session.listening = voice
-        if let base = session.voice { session.voice = ListenerVoice(base: base, audio: audio) }
+        if let base = session.voice { session.voice = ListenerAudioServices(base: base, audio: audio) }
         listener.start()
         return ListeningLineReader(inner: editor, voice: voice, output: output)
     }

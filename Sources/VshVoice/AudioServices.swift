@@ -4,15 +4,14 @@ import VshStore
 /// What commands that touch audio (record, play) need from the audio side. VshApp
 /// provides it with ALSA, libsndfile, SpeexDSP and PocketSphinx; tests with fakes; it is
 /// nil with `--no-voice`.
-public protocol VoiceServices: AnyObject {
+public protocol AudioServices: AnyObject {
     /// Audio to record: the microphone, or `file` (recorded until it ends). `rate` is
     /// what the quality asks for; the input reports the rate it really records at.
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput
     /// The dictation recogniser (loaded on first use, then kept).
     func dictation() throws -> StreamingRecognizer
-    /// A fresh front end and endpointer for one stream, configured from the settings.
-    func frontEnd() -> Preprocessor?
-    func endpointer() -> Endpointer
+    /// The voice path as the settings make it: a fresh front end and endpointer per stream.
+    var path: VoicePath { get }
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
     /// returns false to stop.
     func play(path: String, progress: (_ level: Double, _ position: Double) -> Bool) throws

@@ -1,103 +1,107 @@
 import Foundation
-import VshAudio
 import VshCore
-import VshStore
-import VshVoice
-import VshCommandFiles
-import VshCommands
 
 /// The prompt's ear: a thread that runs the voice path (input → front end → endpointer
-/// → PocketSphinx against the commands' grammar) and posts what it hears to the
+/// → recogniser against the commands' grammar) and posts what it hears to the
 /// `VoicePrompt`, which decides on the prompt's thread. After each utterance it waits
 /// until the prompt has taken it, so a command it heard runs before more audio is read
 /// (with `--fast` a file would otherwise race ahead of the commands it holds).
-final class PromptListener: ListenerHandle, @unchecked Sendable {
+public final class PromptListener: ListenerHandle, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
-    let settings: Settings
-    let paths: Paths
+    let path: VoicePath
     /// The commands to listen for, when the thread starts.
     let registry: () -> CommandRegistry
     /// Whether the person named the input (`--audio-in`): then a failure is shown at once.
     let explicit: Bool
 
-    private let lock = NSLock()
-    private var running = false
     /// The grammar listened for (its JSGF), and a newer set to switch to when command
     /// files were reloaded: built on the prompt's thread, loaded on the listener's.
-    private var listenedFor = ""
-    private var pending: [VoiceGrammar]?
+    private struct Grammars {
+        var running = false
+        var listenedFor = ""
+        var pending: [VoiceGrammar]?
+    }
+    private let grammars = Locked(Grammars())
 
-    init(audio: ListenerAudio, prompt: VoicePrompt, settings: Settings, paths: Paths,
-         registry: @escaping () -> CommandRegistry, explicit: Bool) {
+    public init(audio: ListenerAudio, prompt: VoicePrompt, path: VoicePath,
+                registry: @escaping () -> CommandRegistry, explicit: Bool) {
         self.audio = audio
         self.prompt = prompt
-        self.settings = settings
-        self.paths = paths
+        self.path = path
         self.registry = registry
         self.explicit = explicit
     }
 
-    func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
+    /// The listener thread, once started; tests wait for it to end.
+    public private(set) var thread: Thread?
+
+    public func start() {
         // The grammar is built here, on the prompt's thread, from the registry as it is
         // now: with the wake phrase, and without it in case the dictionary cannot say it.
-        let grammars = currentGrammars()
-        listenedFor = grammars.first?.jsgf ?? ""
-        pending = nil
+        let current = currentGrammars()
+        let starting = grammars.withLock { state -> Bool in
+            guard !state.running else { return false }
+            state.running = true
+            state.listenedFor = current.first?.jsgf ?? ""
+            state.pending = nil
+            return true
+        }
+        guard starting else { return }
         let thread = Thread { [self] in
-            listen(grammars)
-            lock.lock()
-            running = false
-            lock.unlock()
+            listen(current)
+            grammars.withLock { $0.running = false }
         }
         thread.name = "vsh listener"
         thread.stackSize = 8 << 20
+        self.thread = thread
         thread.start()
     }
+
+    /// Whether the listener thread is running.
+    public var isRunning: Bool { grammars.withLock { $0.running } }
 
     /// The commands' grammars as the registry is now: with the wake phrase, and without
     /// it in case the dictionary cannot say it.
     private func currentGrammars() -> [VoiceGrammar] {
         let commands = registry()
-        return [settings.wakePhrase, nil].compactMap { wake in
+        return [path.settings.wakePhrase, nil].compactMap { wake in
             (try? VoicePrompt.grammarRegistry(commands, wakePhrase: wake)).map(VoiceGrammar.init(registry:))
         }
     }
 
-    func pause() { audio.pause() }
+    public func stop() { audio.stop() }
+
+    public func pause() { audio.pause() }
 
     /// After each command (which may have been `reload`, or a line that reloaded changed
     /// command files first): a changed grammar goes to the listener thread.
-    func resume() {
+    public func resume() {
         refreshGrammar()
         audio.resume()
     }
 
     /// Hands the listener thread the registry's grammar when it changed; the thread loads
     /// it before its next decode.
-    func refreshGrammar() {
-        let grammars = currentGrammars()
-        lock.withLock {
-            if let jsgf = grammars.first?.jsgf, jsgf != listenedFor {
-                listenedFor = jsgf
-                pending = grammars
+    public func refreshGrammar() {
+        let current = currentGrammars()
+        grammars.withLock { state in
+            if let jsgf = current.first?.jsgf, jsgf != state.listenedFor {
+                state.listenedFor = jsgf
+                state.pending = current
             }
         }
     }
 
     /// A grammar newer than the one loaded, once.
     private func takePending() -> [VoiceGrammar]? {
-        lock.withLock {
-            defer { pending = nil }
-            return pending
+        grammars.withLock { state in
+            defer { state.pending = nil }
+            return state.pending
         }
     }
 
-    func restart() { start() }
+    public func restart() { start() }
 
     private func listen(_ grammars: [VoiceGrammar]) {
         do {
@@ -107,34 +111,30 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
             return
         }
         defer { audio.close() }
-        let loaded: (VoiceGrammar, SphinxCommandRecognizer, String)
+        let loaded: (VoiceGrammar, CommandRecognizer, String)
         do {
             loaded = try recognizer(grammars)
         } catch {
             prompt.post(.failed("the recogniser did not start: \(error)", quiet: false))
             return
         }
-        let (firstGrammar, sphinx, wakePhrase) = loaded
-        let current = CurrentGrammar(grammar: firstGrammar, recognizer: sphinx)
+        let (firstGrammar, first, wakePhrase) = loaded
+        let current = CurrentGrammar(grammar: firstGrammar, recognizer: first)
         let recognizer = ClipKeeper(current)
         current.update = { [self] in
             guard let grammars = takePending() else { return nil }
             do {
-                let (grammar, sphinx, _) = try self.recognizer(grammars)
-                return (grammar, sphinx)
+                let (grammar, recognizer, _) = try self.recognizer(grammars)
+                return (grammar, recognizer)
             } catch {
                 prompt.post(.note("the reloaded commands cannot be listened for (\(error)); still listening for the earlier ones"))
                 return nil
             }
         }
-        let use: VoicePipeline.FrontEndUse = settings.denoise == .auto && !settings.gainControl
-            ? .belowSNR(Settings.denoiseBelowSNR) : .always
         // Threshold 0: every utterance comes back interpreted; the prompt applies the
         // thresholds (run, ask, ignore).
-        let pipeline = VoicePipeline(
-            source: audio, frontEnd: VoiceSetup.frontEnd(settings), frontEndUse: use,
-            endpointer: VoiceSetup.endpointer(settings), recognizer: recognizer, threshold: 0,
-            interpret: { current.grammar.interpret($0) })
+        let pipeline = path.commandPipeline(
+            source: audio, recognizer: recognizer, threshold: 0, interpret: { current.grammar.interpret($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
@@ -158,18 +158,16 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
     /// The recogniser for the first grammar that loads: the commands plus the prompt's
     /// answers and wake phrase, else the same without the wake phrase (with a warning:
     /// the dictionary cannot say it).
-    private func recognizer(_ grammars: [VoiceGrammar]) throws -> (VoiceGrammar, SphinxCommandRecognizer, String) {
-        PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+    private func recognizer(_ grammars: [VoiceGrammar]) throws -> (VoiceGrammar, CommandRecognizer, String) {
+        let wake = path.settings.wakePhrase
         var failure: Error = AudioError("no grammar to listen for")
         for (i, grammar) in grammars.enumerated() {
             do {
-                let recognizer = try SphinxCommandRecognizer(
-                    settings: .init(modelDirectory: settings.modelDirectory),
-                    jsgf: grammar.jsgf, vocabulary: grammar.vocabulary, workDirectory: paths.state)
+                let recognizer = try path.recognizer(for: grammar)
                 if i > 0 {
-                    prompt.post(.note("the wake phrase \"\(settings.wakePhrase)\" cannot be listened for (\(failure)); \"listen on\" wakes vsh instead"))
+                    prompt.post(.note("the wake phrase \"\(wake)\" cannot be listened for (\(failure)); \"listen on\" wakes vsh instead"))
                 }
-                return (grammar, recognizer, i == 0 ? settings.wakePhrase : "listen on")
+                return (grammar, recognizer, i == 0 ? wake : "listen on")
             } catch {
                 if i == 0 { failure = error }
             }
@@ -195,11 +193,11 @@ final class PromptListener: ListenerHandle, @unchecked Sendable {
 /// commands change (a recogniser for a new grammar loads in about 15 ms).
 final class CurrentGrammar: CommandRecognizer {
     private(set) var grammar: VoiceGrammar
-    private var recognizer: SphinxCommandRecognizer
+    private var recognizer: CommandRecognizer
     /// A newer grammar and its recogniser, when there is one.
-    var update: () -> (VoiceGrammar, SphinxCommandRecognizer)? = { nil }
+    var update: () -> (VoiceGrammar, CommandRecognizer)? = { nil }
 
-    init(grammar: VoiceGrammar, recognizer: SphinxCommandRecognizer) {
+    init(grammar: VoiceGrammar, recognizer: CommandRecognizer) {
         self.grammar = grammar
         self.recognizer = recognizer
     }

@@ -7,7 +7,7 @@ import VshCommandFiles
 /// `listen [on|off]`: turns listening at the prompt on or off, or says what it does.
 /// Off, vsh still hears, but only the wake phrase (`voice.wake_phrase`) turns it back on.
 /// (Not `vsh listen --from FILE`, the command-line tool in VshApp.)
-public struct ListenSwitchCommand: ShellCommand {
+public struct ListenCommand: ShellCommand {
     public static let info = CommandInfo(
         name: "listen", summary: "Turn listening at the prompt on or off, or show whether vsh listens",
         spokenForms: [SpokenForm("listen (on | off)", runs: "listen $1")],

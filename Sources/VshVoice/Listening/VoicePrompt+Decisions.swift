@@ -46,6 +46,7 @@ extension VoicePrompt {
     }
 
     func decide(_ heard: Heard) -> Outcome {
+        promptThread.check()
         let best = heard.candidates.first
         if !isOn {
             let words = heard.text.split(separator: " ").map(String.init)
@@ -140,6 +141,7 @@ extension VoicePrompt {
 
     /// Takes `text` as the answer to the question vsh asked, if it is one.
     public func answer(typed text: String) -> TypedAnswer {
+        promptThread.check()
         guard let q = question else { return .notAnAnswer }
         guard clock() < q.deadline, let answer = PromptAnswer(text) else {
             question = nil
@@ -155,6 +157,7 @@ extension VoicePrompt {
     /// Drops the question (Ctrl-C); returns whether there was one.
     @discardableResult
     public func dropQuestion() -> Bool {
+        promptThread.check()
         defer { question = nil }
         return question != nil
     }

@@ -9,7 +9,7 @@ import VshCommands
 
 /// `vsh transcribe FILE...`: dictation over audio files with the en-us language model,
 /// or keyword spotting with `--keywords`. Prints one line per utterance.
-struct TranscribeCommand: ParsableCommand {
+struct TranscribeSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transcribe",
         abstract: "Transcribe audio files with the language model, or spot keywords in them.")
@@ -59,10 +59,8 @@ struct TranscribeCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let pipeline = DictationPipeline(
-                    source: try FileAudioSource(path: file), frontEnd: VoiceSetup.frontEnd(app.settings),
-                    useProcessed: app.settings.denoise == .on, endpointer: VoiceSetup.endpointer(app.settings),
-                    recognizer: recognizer, interim: interim)
+                let pipeline = app.voicePath.dictationPipeline(
+                    source: try FileAudioSource(path: file), recognizer: recognizer, interim: interim)
                 try pipeline.run { event in
                     switch event {
                     case .speechStarted:

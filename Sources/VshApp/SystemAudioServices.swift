@@ -7,31 +7,30 @@ import VshCommandFiles
 import VshCommands
 
 /// The real audio side of record and play: ALSA, libsndfile, SpeexDSP, PocketSphinx.
-final class AppVoice: VoiceServices {
+final class SystemAudioServices: AudioServices {
     let settings: Settings
     let paths: Paths
     /// The capture device or audio file `--audio-in` named (default: voice.device).
-    let input: String
+    let input: AudioInput
     let output: String
     private var loadedDictation: SphinxDictation?
 
     init(settings: Settings, paths: Paths, input: String?, output: String?) {
         self.settings = settings
         self.paths = paths
-        self.input = input ?? settings.audioDevice
+        self.input = AudioInput.resolve(input ?? settings.audioDevice)
         self.output = output ?? "default"
     }
 
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput {
         let key = try sealingKey()
         let source: RecordingSource
-        if let file {
-            source = try RecordingSource(file: file, rate: rate)
-        } else if FileManager.default.fileExists(atPath: input) {
+        switch (file, input) {
+        case (let file?, _), (nil, .file(let file)):
             // `--audio-in` may name a file that stands in for the microphone.
-            source = try RecordingSource(file: input, rate: rate)
-        } else {
-            source = try RecordingSource.microphone(device: input, rate: rate)
+            source = try RecordingSource(file: file, rate: rate)
+        case (nil, .device(let device)):
+            source = try RecordingSource.microphone(device: device, rate: rate)
         }
         source.sealingKey = key
         return source
@@ -51,9 +50,7 @@ final class AppVoice: VoiceServices {
         return dictation
     }
 
-    func frontEnd() -> Preprocessor? { VoiceSetup.frontEnd(settings) }
-
-    func endpointer() -> Endpointer { VoiceSetup.endpointer(settings) }
+    var path: VoicePath { .system(settings: settings, paths: paths) }
 
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try AudioPlayer.play(path: path, device: output, progress: progress)

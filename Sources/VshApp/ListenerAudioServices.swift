@@ -9,11 +9,11 @@ import VshCommands
 /// The voice services while the prompt listens: `record` takes the input from the
 /// listener (one reader at a time). A device is closed for it; a file continues where
 /// the listener was, so a spoken "record" in a file records what the file says next.
-final class ListenerVoice: VoiceServices {
-    let base: VoiceServices
+final class ListenerAudioServices: AudioServices {
+    let base: AudioServices
     let audio: ListenerAudio
 
-    init(base: VoiceServices, audio: ListenerAudio) {
+    init(base: AudioServices, audio: ListenerAudio) {
         self.base = base
         self.audio = audio
     }
@@ -28,7 +28,7 @@ final class ListenerVoice: VoiceServices {
             guard let stream = audio.sharedStream() else {
                 throw AudioError("the audio input \(path) is busy or closed; record --from FILE records a file of its own")
             }
-            let key = try (base as? AppVoice)?.sealingKey()
+            let key = try (base as? SystemAudioServices)?.sealingKey()
             let source = try RecordingSource(
                 stream: stream, name: audio.name, description: "file \(audio.name) (as the microphone)", rate: rate)
             source.sealingKey = key
@@ -37,8 +37,7 @@ final class ListenerVoice: VoiceServices {
     }
 
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
-    func frontEnd() -> Preprocessor? { base.frontEnd() }
-    func endpointer() -> Endpointer { base.endpointer() }
+    var path: VoicePath { base.path }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)
     }

@@ -9,7 +9,7 @@ import VshCommands
 
 /// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
 /// microphone; prints one line per utterance and runs nothing.
-struct ListenCommand: ParsableCommand {
+struct ListenSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
         abstract: "Run the voice path over an audio file and print what each utterance would do.")
@@ -30,9 +30,13 @@ struct ListenCommand: ParsableCommand {
 
     func run() throws {
         let app = try AppContext(global: global)
-        let voice = try VoiceSetup(app: app, grammarFile: grammar)
+        let path = app.voicePath
+        let (jsgf, vocabulary, interpret) = try app.commandGrammar(file: grammar)
+        let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
         let source = try FileAudioSource(path: from)
-        let pipeline = voice.pipeline(source: source, threshold: threshold ?? app.settings.voiceThreshold)
+        let pipeline = path.commandPipeline(
+            source: source, recognizer: recognizer, threshold: threshold ?? app.settings.voiceThreshold,
+            interpret: interpret)
         let out = FileDescriptorSink.standardOutput
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }

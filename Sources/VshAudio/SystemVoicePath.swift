@@ -1,0 +1,28 @@
+import Foundation
+import VshCore
+import VshVoice
+
+extension VoicePath {
+    /// The voice path with the real parts: SpeexDSP for the front end, PocketSphinx (its
+    /// log in `paths.state`) for command recognition.
+    public static func system(settings: Settings, paths: Paths) -> VoicePath {
+        VoicePath(
+            settings: settings,
+            frontEnd: { denoise, gainControl in
+                SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: gainControl))
+            },
+            recognizer: { jsgf, vocabulary in
+                PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+                return try SphinxCommandRecognizer(
+                    settings: .init(modelDirectory: settings.modelDirectory),
+                    jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
+            })
+    }
+}
+
+extension AudioOpeners {
+    /// ALSA capture devices and files decoded by libsndfile, at 16 kHz.
+    public static let system = AudioOpeners(
+        device: { try MicrophoneSource(device: $0) },
+        file: { try FileAudioSource(path: $0) })
+}

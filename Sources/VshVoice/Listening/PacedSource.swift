@@ -1,0 +1,43 @@
+import Foundation
+import VshCore
+
+/// Audio delivered at the pace of real time, as a microphone would: each read returns
+/// once its audio "has been said" (give or take `lead` seconds). When nobody read for
+/// longer than `slack` (a command ran), the input waited too; its clock moves on from
+/// where it was. A real device is never ahead of real time, so pacing one changes nothing;
+/// it tames devices that are not (ALSA's `file` plugin, which tests use, reads a file as
+/// fast as it is asked).
+public final class PacedSource: AudioSource {
+    let inner: AudioSource
+    public var name: String { inner.name }
+    static let slack = 0.5
+    /// How far ahead of real time a device may run before it is held back.
+    public static let deviceLead = 0.5
+    let lead: Double
+    private var start: Double?
+    private var delivered = 0
+
+    public init(_ inner: AudioSource, lead: Double = 0) {
+        self.inner = inner
+        self.lead = lead
+    }
+
+    public func read(into buffer: inout [Int16]) throws -> Int {
+        let n = try inner.read(into: &buffer)
+        guard n > 0 else { return 0 }
+        let rate = Double(AudioFormat.sampleRate)
+        let now = VoicePrompt.monotonic()
+        if start == nil || now - (start! + Double(delivered) / rate) > Self.slack {
+            start = now - Double(delivered) / rate
+        }
+        delivered += n
+        let due = start! + Double(delivered) / rate - lead
+        if due > now { Thread.sleep(forTimeInterval: due - now) }
+        return n
+    }
+
+    /// The monotonic time the last sample handed out was "captured".
+    var captureClock: Double {
+        (start ?? VoicePrompt.monotonic()) + Double(delivered) / Double(AudioFormat.sampleRate)
+    }
+}

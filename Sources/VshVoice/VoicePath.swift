@@ -1,0 +1,70 @@
+import VshCore
+
+/// The voice path as the settings make it: the one place that decides the front end and
+/// when its audio is used, the endpointer, and how a command recogniser is loaded. `vsh
+/// listen`, `vsh transcribe`, `record` and the prompt's listener all build their
+/// pipelines here. The real parts (SpeexDSP, PocketSphinx) come in through the two
+/// factories (`VoicePath.system` in VshAudio); tests pass fakes.
+public struct VoicePath {
+    public let settings: Settings
+    /// Makes a front end that suppresses noise and/or controls gain.
+    let makeFrontEnd: (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor
+    /// Loads a recogniser for a JSGF grammar over `vocabulary`.
+    let makeRecognizer: (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
+
+    public init(
+        settings: Settings,
+        frontEnd: @escaping (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor,
+        recognizer: @escaping (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
+    ) {
+        self.settings = settings
+        self.makeFrontEnd = frontEnd
+        self.makeRecognizer = recognizer
+    }
+
+    /// The front end, when noise suppression or gain control is on.
+    public func frontEnd() -> Preprocessor? {
+        let denoise = settings.denoise != .off
+        guard denoise || settings.gainControl else { return nil }
+        return makeFrontEnd(denoise, settings.gainControl)
+    }
+
+    /// Which audio a command recogniser gets: with `denoise = auto` (and no gain control)
+    /// the front end's only for noisy utterances, since suppression costs clean speech.
+    public var frontEndUse: VoicePipeline.FrontEndUse {
+        settings.denoise == .auto && !settings.gainControl ? .belowSNR(Settings.denoiseBelowSNR) : .always
+    }
+
+    public func endpointer() -> Endpointer {
+        var endpointing = Endpointer.Settings()
+        endpointing.hangover = settings.hangover
+        return Endpointer(settings: endpointing)
+    }
+
+    /// A recogniser for `grammar`'s commands.
+    public func recognizer(for grammar: VoiceGrammar) throws -> CommandRecognizer {
+        try makeRecognizer(grammar.jsgf, grammar.vocabulary)
+    }
+
+    /// A recogniser for a JSGF grammar given as text.
+    public func recognizer(jsgf: String, vocabulary: Set<String>) throws -> CommandRecognizer {
+        try makeRecognizer(jsgf, vocabulary)
+    }
+
+    /// Audio to commands: utterances below `threshold` are rejected.
+    public func commandPipeline(
+        source: AudioSource, recognizer: CommandRecognizer, threshold: Double,
+        interpret: @escaping ([String]) -> (command: String, line: String)?
+    ) -> VoicePipeline {
+        VoicePipeline(
+            source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: endpointer(),
+            recognizer: recognizer, threshold: threshold, interpret: interpret)
+    }
+
+    /// Audio to free text (dictation or keyword spotting).
+    public func dictationPipeline(source: AudioSource, recognizer: StreamingRecognizer, interim: Bool) -> DictationPipeline {
+        DictationPipeline(
+            source: source, frontEnd: frontEnd(), useProcessed: settings.denoise == .on, endpointer: endpointer(),
+            recognizer: recognizer, interim: interim)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import VshCore
+import VshTestSupport
+@testable import VshVoice
+import VshCommands
+
+/// The prompt's listener thread over fake audio and a fake recogniser: what it posts,
+/// and that it waits for the prompt after each utterance.
+@Suite struct PromptListenerTests {
+    struct NoDevice: Error {}
+
+    /// A listener over `audio` (as a file input) with `recognizer`, deciding with a prompt
+    /// of default options, and the commands of the built-ins.
+    static func listener(audio: [Int16], recognizer: FakeRecognizer) -> (PromptListener, VoicePrompt) {
+        var settings = Settings()
+        settings.denoise = .off
+        settings.gainControl = false
+        let path = VoicePath(
+            settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
+        let openers = AudioOpeners(device: { _ in throw NoDevice() }, file: { _ in FakeAudioSource(audio) })
+        let input = ListenerAudio(input: .file("test.wav"), paced: false, openers: openers)
+        let prompt = VoicePrompt(options: VoicePrompt.Options())
+        let registry = Builtins.registry()
+        let listener = PromptListener(audio: input, prompt: prompt, path: path, registry: { registry }, explicit: true)
+        prompt.listener = listener
+        return (listener, prompt)
+    }
+
+    /// Waits (on the prompt's side, as libedit's poll does) for the listener's next
+    /// actions; empty after `timeout` seconds.
+    static func nextActions(_ prompt: VoicePrompt, timeout: Double = 20) -> [PromptAction] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var fd = pollfd(fd: prompt.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 100)
+            let actions = prompt.takeActions()
+            if !actions.isEmpty { return actions }
+        }
+        return []
+    }
+
+    static func notes(_ actions: [PromptAction]) -> [String] {
+        actions.flatMap { action -> [String] in
+            if case .notice(let lines, _) = action { return lines }
+            return []
+        }
+    }
+
+    @Test func runsWhatItHearsAndWaitsForThePromptBetweenUtterances() throws {
+        let audio = TestSignal.bursts([1, 0.6, 1.2, 0.6, 1.2])
+        let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["list"], 0.1)])
+        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer)
+        listener.start()
+        // At the prompt the reader lets the listener take audio (ListeningLineReader).
+        listener.resume()
+        // The input is ready, then the first utterance comes back as a command to run.
+        var submitted: SpokenLine?
+        var seen: [String] = []
+        while submitted == nil {
+            let actions = Self.nextActions(prompt)
+            try #require(!actions.isEmpty, "nothing came from the listener; notes so far: \(seen)")
+            seen += Self.notes(actions)
+            for case .submit(let line, _) in actions { submitted = line }
+        }
+        #expect(submitted?.line == "quality high")
+        #expect(submitted?.confidence == 0.9)
+        // While the command runs the listener takes no more audio.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(recognizer.calls == 1)
+        // Back at the prompt: the second utterance is heard, and too doubtful to run; then
+        // the file ends.
+        listener.resume()
+        var ended = false
+        while !ended {
+            let actions = Self.nextActions(prompt)
+            try #require(!actions.isEmpty, "the file never ended")
+            for case .submit(let line, _) in actions { Issue.record("ran \(line.line), heard at confidence 0.1") }
+            ended = Self.notes(actions).contains { $0.contains("test.wav ended") }
+        }
+        #expect(recognizer.calls == 2)
+        #expect(prompt.status.contains("not listening"))
+    }
+
+    @Test func aDeviceThatDoesNotOpenIsReported() throws {
+        var settings = Settings()
+        settings.denoise = .off
+        let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+                             recognizer: { _, _ in FakeRecognizer([]) })
+        let openers = AudioOpeners(device: { _ in throw AudioError("no such device 'hw:9'") }, file: { _ in FakeAudioSource([]) })
+        let prompt = VoicePrompt(options: VoicePrompt.Options())
+        let registry = Builtins.registry()
+        let listener = PromptListener(
+            audio: ListenerAudio(input: .device("hw:9"), paced: true, openers: openers), prompt: prompt, path: path,
+            registry: { registry }, explicit: true)
+        prompt.listener = listener
+        listener.start()
+        let notes = Self.notes(Self.nextActions(prompt))
+        #expect(notes.contains { $0.contains("not listening: no such device 'hw:9'") })
+        #expect(prompt.status == "not listening: no such device 'hw:9'")
+    }
+}
