@@ -36,18 +36,19 @@ public final class DictationPipeline {
 
     /// Reads the source to its end, or until `onAudio` or `onEvent` returns false.
     /// `onAudio` sees every chunk of raw audio as it arrives (for level meters, and to
-    /// check for a stop request while nobody speaks).
+    /// check for a stop request while nobody speaks). Stopped by `onAudio`, the pipeline
+    /// still decodes what was being said up to that moment: a recording stopped by hand
+    /// keeps its last words.
     public func run(chunk: Int = 480, onAudio: ([Int16]) -> Bool = { _ in true }, onEvent: (Event) -> Bool) throws {
         var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
         var lastPartial = ""
-        while true {
-            let (read, events) = try feed.step()
-            if !read.isEmpty, !onAudio(Array(read)) { return }
+        /// Passes the endpointer's events on; false once `onEvent` says stop.
+        func handle(_ events: [Endpointer.Event]) -> Bool {
             for event in events {
                 switch event {
                 case .speechStarted(let t):
-                    if !onEvent(.speechStarted(t)) { return }
+                    if !onEvent(.speechStarted(t)) { return false }
                     guard interim else { break }
                     // The utterance starts with the padding before the speech.
                     let wanted = max(0, Int(t * Double(AudioFormat.sampleRate)) - endpointer.settings.paddingBefore * 16)
@@ -60,9 +61,25 @@ public final class DictationPipeline {
                     fed = nil
                     let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
                     let recognition = recognizer.recognize(audio, start: segment.start)
-                    if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return }
+                    if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return false }
                 }
             }
+            return true
+        }
+        /// Leaves the live decoder idle, so the next run does not begin with this one's words.
+        func settle() {
+            if fed != nil { _ = recognizer.end() }
+            fed = nil
+        }
+        defer { settle() }
+        while true {
+            let (read, events) = try feed.step()
+            if !read.isEmpty, !onAudio(Array(read)) {
+                // Stopped: the speech under way ends here and is decoded whole.
+                if handle(events) { _ = handle(endpointer.finish()) }
+                return
+            }
+            if !handle(events) { return }
             if let from = fed {
                 let partial = recognizer.feed(Array(endpointer.audio(from: from, processed: useProcessed)))
                 fed = endpointer.position

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import VshCore
+import VshTestSupport
+@testable import VshVoice
+
+/// Dictation stopped by hand keeps what was being said, and leaves the recogniser ready
+/// for the next recording.
+@Suite struct DictationPipelineTests {
+    /// Says "words N" for the Nth whole utterance; live, reports how much audio it has.
+    final class CountingDictation: StreamingRecognizer {
+        var begun = 0, ended = 0, whole = 0
+        var live = 0
+        func recognize(_ samples: [Int16], start: Double) -> Recognition {
+            whole += 1
+            return Recognition(words: [RecognizedWord(word: "words\(whole)", start: start, end: start, confidence: 1)],
+                               confidence: 1)
+        }
+        func begin(at start: Double) {
+            begun += 1
+            live = 0
+        }
+        func feed(_ samples: [Int16]) -> String {
+            live += samples.count
+            return "so far \(live)"
+        }
+        func end() -> Recognition {
+            ended += 1
+            return Recognition(words: [], confidence: 0)
+        }
+    }
+
+    static func pipeline(_ audio: [Int16], _ recognizer: CountingDictation) -> DictationPipeline {
+        DictationPipeline(
+            source: FakeAudioSource(audio), frontEnd: nil, useProcessed: false, endpointer: Endpointer(),
+            recognizer: recognizer, interim: true)
+    }
+
+    @Test func stoppingMidSentenceDecodesWhatWasSaid() throws {
+        // One second of quiet, then speech that is still going when the stop comes.
+        let audio = TestSignal.bursts([1, 3])
+        let recognizer = CountingDictation()
+        var read = 0
+        var utterances: [String] = []
+        var partials = 0
+        try Self.pipeline(audio, recognizer).run(onAudio: { chunk in
+            read += chunk.count
+            return read < 2 * AudioFormat.sampleRate  // Enter, a second into the speech
+        }) { event in
+            switch event {
+            case .utterance(let r, _, let end):
+                utterances.append(r.text)
+                #expect(end > 1.5 && end <= 2.05, "the utterance ends at the stop, not at \(end)")
+            case .partial: partials += 1
+            case .speechStarted: break
+            }
+            return true
+        }
+        #expect(partials > 0, "the words were shown live")
+        #expect(utterances == ["words1"], "the speech under way at the stop was decoded")
+        // The live decode was ended: the next recording does not begin with these words.
+        #expect(recognizer.begun == recognizer.ended)
+    }
+
+    @Test func aStopInSilenceDecodesNothingMore() throws {
+        let audio = TestSignal.bursts([1, 0.6, 2])
+        let recognizer = CountingDictation()
+        var read = 0
+        var utterances = 0
+        try Self.pipeline(audio, recognizer).run(onAudio: { chunk in
+            read += chunk.count
+            return read < Int(2.8 * Double(AudioFormat.sampleRate))
+        }) { event in
+            if case .utterance = event { utterances += 1 }
+            return true
+        }
+        #expect(utterances == 1)
+        #expect(recognizer.whole == 1)
+        #expect(recognizer.begun == recognizer.ended)
+    }
+}
