@@ -13,11 +13,14 @@ final class SystemAudioServices: AudioServices {
     /// The capture device or audio file `--audio-in` named (default: voice.device).
     let input: AudioInput
     let output: String
+    /// False with `--no-voice`: files are recorded and transcribed, no device is opened.
+    let devices: Bool
     private var loadedDictation: SphinxDictation?
 
-    init(settings: Settings, paths: Paths, input: String?, output: String?) {
+    init(settings: Settings, paths: Paths, input: String?, output: String?, devices: Bool = true) {
         self.settings = settings
         self.paths = paths
+        self.devices = devices
         self.input = AudioInput.resolve(input ?? settings.audioDevice)
         self.output = output ?? "default"
     }
@@ -30,6 +33,9 @@ final class SystemAudioServices: AudioServices {
             // `--audio-in` may name a file that stands in for the microphone.
             source = try RecordingSource(file: file, rate: rate)
         case (nil, .device(let device)):
+            guard devices else {
+                throw CommandError("vsh was started with --no-voice, so it opens no microphone; 'record --from FILE' records an audio file")
+            }
             source = try RecordingSource.microphone(device: device, rate: rate)
         }
         source.sealingKey = key
@@ -53,6 +59,9 @@ final class SystemAudioServices: AudioServices {
     var path: VoicePath { .system(settings: settings, paths: paths) }
 
     func play(path: String, progress: (Double, Double) -> Bool) throws {
+        guard devices else {
+            throw CommandError("vsh was started with --no-voice, so it opens no sound device; start it without --no-voice to play \(path)")
+        }
         try AudioPlayer.play(path: path, device: output, progress: progress)
     }
 }

@@ -69,9 +69,9 @@ public struct VshMain: ParsableCommand {
         }
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
         for problem in session.loadCommandFiles().problems { stderr.line(problem.report) }
-        if !global.noVoice {
-            session.voice = SystemAudioServices(settings: settings, paths: paths, input: global.audioIn, output: global.audioOut)
-        }
+        // With --no-voice no device opens, but files are still recorded (`record --from`).
+        session.voice = SystemAudioServices(
+            settings: settings, paths: paths, input: global.audioIn, output: global.audioOut, devices: !global.noVoice)
         let shell = Shell(
             session: session, output: stdout, error: stderr,
             style: Style.detect(isTerminal: stdout.isTerminal, environment: environment),

@@ -41,10 +41,22 @@ public enum PocketSphinxLog {
         if let path {
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            rotate(path)
             if vsh_ps_log_to_file(path) == 0 { return true }
         }
         vsh_ps_log_to_file(nil)
         return path == nil
+    }
+
+    /// The log's size past which it is moved to `NAME.1` (the one before that is
+    /// dropped), so that it never grows without end: two files of at most about this.
+    public static let limit = 1 << 20
+
+    /// Moves the log aside when it has grown past `limit`.
+    static func rotate(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, Int(info.st_size) > limit else { return }
+        rename(path, path + ".1")
     }
 
     static func ensureConfigured() {

@@ -4,10 +4,21 @@ import Foundation
 /// a temporary file in the same directory, fsync, then rename over the target.
 public enum AtomicFile {
     /// Writes `data` to `path` atomically with the given permissions (default 0600).
-    public static func write(_ data: Data, to path: String, permissions: Int = 0o600) throws {
+    /// `makeDirectories` creates missing parent directories (0700): right for vsh's own
+    /// files, wrong for a path the person typed, which gets an error naming the directory.
+    public static func write(_ data: Data, to path: String, permissions: Int = 0o600, makeDirectories: Bool = true) throws {
         let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if makeDirectories {
+            try FileManager.default.createDirectory(
+                atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir.isEmpty ? "." : dir, isDirectory: &isDirectory),
+                  isDirectory.boolValue else {
+                throw FileError("cannot write \(path): the directory \(dir) does not exist; create it first or choose another place",
+                                path: dir, code: ENOENT, explained: true)
+            }
+        }
         let temp = dir + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else { throw FileError.current("cannot write \(temp)", path: temp) }

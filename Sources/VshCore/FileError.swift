@@ -14,10 +14,14 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
     /// be told the store is as it was.
     public var storeUnchanged = false
 
-    public init(_ message: String, path: String, code: Int32) {
+    /// The message says the reason itself (no `strerror` appended).
+    public var explained = false
+
+    public init(_ message: String, path: String, code: Int32, explained: Bool = false) {
         self.message = message
         self.path = path
         self.code = code
+        self.explained = explained
     }
 
     /// The error for the current `errno`.
@@ -29,7 +33,7 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
     public var isDiskFull: Bool { [ENOSPC, EDQUOT, EFBIG].contains(code) }
 
     public var description: String {
-        var text = "\(message): \(String(cString: strerror(code)))"
+        var text = explained ? message : "\(message): \(String(cString: strerror(code)))"
         if storeUnchanged && isDiskFull {
             text += " (the disk is full or a file-size limit was reached); "
                 + "the store is as it was before: free some space and try again"

@@ -26,3 +26,27 @@ public struct Style: Sendable {
         colors ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
     }
 }
+
+extension String {
+    /// The text with control characters shown, not obeyed: a title holding an escape
+    /// sequence prints as `\x1b[2J` instead of clearing the screen (terminal injection).
+    /// Tabs become spaces; newlines, C0, DEL and C1 controls become `\xNN`.
+    public var visible: String {
+        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            if scalar == "\t" {
+                out += " "
+            } else if Self.isControl(scalar) {
+                out += String(format: "\\x%02x", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    }
+}

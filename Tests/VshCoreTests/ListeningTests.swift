@@ -267,7 +267,7 @@ import VshTestSupport
 
     @Test func historyShowsReplaysAndExports() throws {
         let harness = ShellHarness()
-        let file = harness.directory.file("out/session.vsh")
+        let file = harness.directory.file("session.vsh")
         let spoken = SpokenLine(line: "quality low", heard: "quality low", confidence: 0.83)
         let reader = ScriptedLineReader([
             .spoken(spoken), .line("quality high"), .line("history replay 1"), .line("quality"),
@@ -278,12 +278,21 @@ import VshTestSupport
         #expect(harness.output.text.contains("quality: high (48 kHz, 16-bit mono)\n→ quality low\nquality: low (8 kHz, 16-bit mono)\nlow\n"))
         #expect(harness.output.text.contains("wrote 3 command(s) to \(file)\n"))
         #expect(harness.output.text.contains("1  spoken 0.83 quality low\n2  typed       quality high\n"))
-        let script = try #require(harness.directory.read("out/session.vsh"))
+        let script = try #require(harness.directory.read("session.vsh"))
         #expect(script.hasSuffix("# spoken 0.83\nquality low\nquality high\nquality\n"), "\(script)")
         // The export runs as a script.
         let again = ShellHarness()
         #expect(again.script(script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) == 0)
         #expect(again.output.text == "high\n")
+    }
+
+    /// An export into a directory that does not exist creates nothing and says so.
+    @Test func historyExportNeverCreatesDirectories() {
+        let harness = ShellHarness()
+        let missing = harness.directory.file("no/such/dir")
+        #expect(harness.script(["quality", "history export \(missing)/x.vsh"]) == 1)
+        #expect(harness.error.text == "line 2: error: history: cannot write \(missing)/x.vsh: the directory \(missing) does not exist; create it first or choose another place\n")
+        #expect(!FileManager.default.fileExists(atPath: harness.directory.file("no")))
     }
 
     @Test func listenWithoutAListenerSaysWhy() {

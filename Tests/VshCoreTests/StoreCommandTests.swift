@@ -111,6 +111,27 @@ import VshTestSupport
     }
 }
 
+/// Titles are the person's (or a file's) text: their control characters are shown, never
+/// sent to the terminal, wherever a title is printed.
+@Suite struct TitleEscapeTests {
+    @Test func listShowAndSearchShowEscapesInsteadOfObeyingThem() throws {
+        let f = StoreFixture()
+        _ = try f.save("plumber notes", at: "2026-11-21T10:00:00", title: "evil \u{1B}[2J\u{1B}]0;owned\u{07} title")
+        f.now = StoreFixture.date("2026-11-21T15:00:00")
+        let harness = f.harness()
+        #expect(harness.script(["list", "show 1", "search plumber"]) == 0)
+        #expect(!harness.output.text.contains("\u{1B}"), "\(harness.output.text)")
+        #expect(!harness.output.text.contains("\u{07}"))
+        #expect(harness.output.text.contains("evil \\x1b[2J\\x1b]0;owned\\x07 title"))
+    }
+
+    @Test(arguments: [("plain", "plain"), ("tab\there", "tab here"), ("nl\nx", "nl\\x0ax"), ("c1\u{9B}2J", "c1\\x9b2J"),
+                      ("café ☕️", "café ☕️"), ("del\u{7F}", "del\\x7f")])
+    func visibleText(_ input: String, _ shown: String) {
+        #expect(input.visible == shown)
+    }
+}
+
 @Suite struct StoreJSONTests {
     @Test(arguments: ["", "plain", "quote \" and \\ back", "line\nbreak\ttab\r", "\u{01}\u{1F}", "café ☕️ 日本"])
     func bytesAreEscapedAsJSONStringEscapes(_ text: String) {

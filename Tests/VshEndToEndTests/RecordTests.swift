@@ -198,4 +198,29 @@ import VshTestSupport
         #expect(result.status == 1)
         #expect(result.stderr.contains("--no-voice"))
     }
+
+    /// --no-voice opens no device, but recording a file needs none.
+    @Test func withoutVoiceAFileIsStillRecorded() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--no-voice", "-c", "record --from \(EvalData.real)/cards/001.wav; save cards"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("saved "), "\(result.stdout)")
+        let listed = try vsh.run(["--no-voice", "-c", "search clubs"])
+        #expect(listed.stdout.contains("cards"), "\(listed.stdout)")
+    }
+
+    /// A --store that is a file is an error that says so, never an empty store.
+    @Test func aStoreThatIsAFileIsAnError() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let file = vsh.home.file("notes.txt")
+        try "not a store\n".write(toFile: file, atomically: true, encoding: .utf8)
+        for command in ["list", "search x"] {
+            let result = try vsh.run(["--store", file, "-c", command])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("the store \(file) is not a directory"), "\(command): \(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a store\n")
+    }
 }

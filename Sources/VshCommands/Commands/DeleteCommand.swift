@@ -30,7 +30,7 @@ public struct DeleteCommand: ShellCommand {
         let deleted = try context.store.delete(ids)
         context.warn(context.store.takeNotices())
         if context.interactive {
-            let what = deleted.count == 1 ? "'\(deleted[0].title)'" : counted(deleted.count, "transcript")
+            let what = deleted.count == 1 ? "'\(deleted[0].title.visible)'" : counted(deleted.count, "transcript")
             context.output.line("deleted \(what); 'undo' brings \(deleted.count == 1 ? "it" : "them") back")
         }
     }

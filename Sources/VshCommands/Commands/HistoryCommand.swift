@@ -93,7 +93,9 @@ public struct HistoryCommand: ShellCommand {
         }
         let path = URL(fileURLWithPath: file).path
         do {
-            try AtomicFile.write(Data(text.utf8), to: path, permissions: 0o644)
+            try AtomicFile.write(Data(text.utf8), to: path, permissions: 0o644, makeDirectories: false)
+        } catch let error as FileError where error.explained {
+            throw error
         } catch {
             throw CommandError("cannot write \(file): \(error)")
         }

@@ -29,12 +29,12 @@ public struct PlayCommand: ShellCommand {
             if live {
                 let seconds = Int(position)
                 context.output.write("\r\u{1B}[2K▶ " + String(format: "%02d:%02d  ", seconds / 60, seconds % 60)
-                    + LevelMeter.bar(level, width: 20) + "  " + item.title)
+                    + LevelMeter.bar(level, width: 20) + "  " + item.title.visible)
             }
             stopped = context.session.stopRequest()
             return stopped == nil
         }
         if live { context.output.write("\r\u{1B}[2K") }
-        context.output.line(stopped == nil ? "Played \(item.id): \(item.title)" : "Stopped \(item.id) (\(stopped!)).")
+        context.output.line(stopped == nil ? "Played \(item.id): \(item.title.visible)" : "Stopped \(item.id) (\(stopped!)).")
     }
 }

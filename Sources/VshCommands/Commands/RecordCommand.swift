@@ -52,7 +52,7 @@ public struct RecordCommand: ShellCommand {
         if let title {
             let item = try session.store.save(draft, title: title)
             session.currentDraft = nil
-            kept = "saved \(item.id): \(item.title)"
+            kept = "saved \(item.id): \(item.title.visible)"
         }
         if case .failed(let reason) = result.ending {
             let keptNote = title == nil

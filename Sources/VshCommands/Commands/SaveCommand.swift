@@ -29,6 +29,6 @@ public struct SaveCommand: ShellCommand {
         let item = try context.store.save(chosen, title: title.isEmpty ? nil : title.joined(separator: " "))
         context.warn(context.store.takeNotices())
         if session.currentDraft?.id == item.id { session.currentDraft = nil }
-        context.output.line("saved \(item.id): \(item.title)")
+        context.output.line("saved \(item.id): \(item.title.visible)")
     }
 }

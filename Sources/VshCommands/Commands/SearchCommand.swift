@@ -50,7 +50,7 @@ public struct SearchCommand: ShellCommand {
             search.firstOccurrence(in: item).map { match in
                 highlight(item.text.withUTF8 { Self.snippet(of: $0, around: match) })
             }
-        }, title: { highlight($0.title) })
+        }, title: { highlight($0.title.visible) })
     }
 
     /// About 70 characters of `text` on one line around `match` (UTF-8 offsets), with `…`

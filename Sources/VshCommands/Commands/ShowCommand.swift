@@ -25,7 +25,7 @@ public struct ShowCommand: ShellCommand {
         let out = context.output, style = context.style
         let offsets = LocalOffsets(context.store.timeZone)
         let c = offsets.civil(item.created)
-        out.line(style.bold(item.title))
+        out.line(style.bold(item.title.visible))
         out.line("Id:       \(item.id)")
         out.line("Created:  \(DayNames.date(c)) \(pad(c.hour)):\(pad(c.minute))")
         var details = [item.quality] + [item.sampleRate.map { "\($0) Hz" }, item.source].compactMap { $0 }

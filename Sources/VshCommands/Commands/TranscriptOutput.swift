@@ -57,7 +57,7 @@ extension CommandContext {
     /// the numbers for `show 2`. `detail` adds an indented line under an item. Built as
     /// bytes: a listing can be 100,000 lines.
     func printListing(_ items: [TranscriptStore.Item], detail: ((TranscriptStore.Item) -> String?)? = nil,
-                      title: (TranscriptStore.Item) -> String = \.title) {
+                      title: (TranscriptStore.Item) -> String = { $0.title.visible }) {
         session.listing = items.map(\.id)
         let days = DayNames(store: store)
         let width = String(items.count).count

@@ -46,7 +46,7 @@ public struct TrashCommand: ShellCommand {
             let when = "\(n.prefix(4))-\(n.dropFirst(4).prefix(2))-\(n.dropFirst(6).prefix(2)) "
                 + "\(n.dropFirst(9).prefix(2)):\(n.dropFirst(11).prefix(2)):\(n.dropFirst(13).prefix(2))"
             context.output.line(context.style.bold("Deleted \(when)") + (i == 0 ? context.style.dim("  ('undo' restores this)") : ""))
-            for item in batch.items { context.output.line("  \(item.id)  \(item.title)") }
+            for item in batch.items { context.output.line("  \(item.id)  \(item.title.visible)") }
             for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
         }
     }

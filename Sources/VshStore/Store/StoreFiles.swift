@@ -63,7 +63,11 @@ enum StoreFiles {
 
     /// Creates `path` (mode 0700) unless it exists; `parents` creates missing ones too.
     static func makeDirectory(_ path: String, parents: Bool = false) throws {
-        if mkdir(path, 0o700) == 0 || errno == EEXIST { return }
+        if mkdir(path, 0o700) == 0 { return }
+        if errno == EEXIST {
+            if isDirectory(path) { return }
+            throw FileError("cannot use \(path): it is a file, not a directory; move it away", path: path, code: ENOTDIR, explained: true)
+        }
         if parents && errno == ENOENT {
             try makeDirectory((path as NSString).deletingLastPathComponent, parents: true)
             return try makeDirectory(path)

@@ -66,7 +66,10 @@ public final class TranscriptStore {
     public func search(_ search: TextSearch) throws -> Listing { try items(matching: search) }
 
     private func items(matching search: TextSearch?) throws -> Listing {
-        guard StoreFiles.isDirectory(directory) else { return Listing(items: [], warnings: []) }
+        guard StoreFiles.isDirectory(directory) else {
+            if StoreFiles.exists(directory) { throw Self.notADirectory(directory) }
+            return Listing(items: [], warnings: [])
+        }
         recoverIfInterrupted()
         let index = StoreIndex(store: directory)
         // A read-only store is scanned under the shared lock (its cache cannot be written).
@@ -174,6 +177,12 @@ public final class TranscriptStore {
     func recoverIfInterrupted() {
         guard StoreLock.interrupted(directory), StoreLock.writable(directory) else { return }
         _ = try? change { _ in }
+    }
+
+    /// The store's path names a file that is not a directory (`--store notes.txt`).
+    static func notADirectory(_ path: String) -> FileError {
+        FileError("the store \(path) is not a directory; name a directory with --store (or VSH_STORE), or move the file away",
+                  path: path, code: ENOTDIR, explained: true)
     }
 
     /// The cache record of `<id>.txt` as it now is on disk.
