@@ -29,6 +29,7 @@ enum PromptListening {
         promptOptions.verbose = options.verbose
         let voice = VoicePrompt(options: promptOptions)
         voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
+        voice.endsSession = VoicePrompt.endsSession(in: { session.registry })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         let store = session.paths.store, keyFile = KeyFile(path: session.paths.keyFile)
         clips.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }

@@ -39,6 +39,29 @@ public struct VshMain: ParsableCommand {
 
     public init() {}
 
+    /// `vsh list`, `vsh record --from x.wav`: a shell command where the command line
+    /// expects options is run as if given with `-c` (the words quoted as they were), so a
+    /// person who types it from their shell gets the command, not "unexpected argument".
+    /// The command line's own subcommands (`listen`, `transcribe`, `help`) keep their meaning.
+    public static func arguments(_ arguments: [String]) -> [String] {
+        let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c"]
+        let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        var i = 0
+        while i < arguments.count {
+            let word = arguments[i]
+            if word == "--" { return arguments }
+            if word.hasPrefix("-") {
+                i += valued.contains(word) ? 2 : 1
+                continue
+            }
+            guard !subcommands.contains(word), Builtins.registry().lookup(word) != nil else { return arguments }
+            let line = arguments[i...].map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: " ")
+            return Array(arguments[..<i]) + ["-c", line]
+        }
+        return arguments
+    }
+
     public mutating func run() throws {
         let app = try AppContext(global: global)
         let (environment, paths, settings, warnings) = (app.environment, app.paths, app.settings, app.warnings)

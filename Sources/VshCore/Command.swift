@@ -18,11 +18,14 @@ public struct CommandInfo: Sendable {
     public var destructive: Bool
     /// Destructive only with one of these first arguments (`trash empty`, `encrypt on`).
     public var destructiveWith: Set<String>
+    /// Running it ends the session (`exit`): spoken, it always asks first, since a word
+    /// misheard as it would end vsh.
+    public var endsSession: Bool
 
     public init(
         name: String, aliases: [String] = [], summary: String,
         spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false,
-        destructiveWith: Set<String> = []
+        destructiveWith: Set<String> = [], endsSession: Bool = false
     ) {
         self.name = name
         self.aliases = aliases
@@ -31,6 +34,7 @@ public struct CommandInfo: Sendable {
         self.argumentChoices = argumentChoices
         self.destructive = destructive
         self.destructiveWith = destructiveWith
+        self.endsSession = endsSession
     }
 
     /// Whether running it with `arguments` is destructive: the one place that decides

@@ -50,7 +50,9 @@ import VshTestSupport
             {"command": "code", "value": "0"}
             1  code  459
             2  code  0
+            [
             {"command": "code", "value": "0"}
+            ]
 
             """)
         #expect(shell.error.text == """

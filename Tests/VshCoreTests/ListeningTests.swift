@@ -35,6 +35,7 @@ import VshTestSupport
             let clock = self.clock
             voice.clock = { clock.now }
             voice.isDestructive = VoicePrompt.destructive(in: { Builtins.registry() })
+            voice.endsSession = VoicePrompt.endsSession(in: { Builtins.registry() })
             voice.post(.ready("file test.wav", wakePhrase: options.wakePhrase))
             _ = voice.takeActions()
         }
@@ -145,6 +146,20 @@ import VshTestSupport
         _ = f.hear("delete two", 0.8, [("delete", "delete 2")])
         #expect(Self.notes(f.hear("no", 0.7, [(VoicePrompt.answerCommand, "answer no")])) == ["(not run: 'delete 2')"])
         #expect(f.voice.prompt() == "* vsh> ")
+    }
+
+    /// A word misheard as "exit" must not end vsh: leaving asks first, even with the
+    /// confirmation of destructive commands switched off.
+    @Test func aSpokenExitAsksFirst() throws {
+        for f in [Fixture(), Fixture { $0.confirmDestructive = false }] {
+            let asked = f.hear("exit", 1.0, [("exit", "exit")])
+            #expect(Self.submitted(asked) == nil)
+            #expect(Self.notes(asked) == ["'exit' ends vsh; leave? say or type yes or no"])
+            #expect(Self.notes(f.hear("no", 0.9, [(VoicePrompt.answerCommand, "answer no")])) == ["(not run: 'exit')"])
+            _ = f.hear("exit", 1.0, [("exit", "exit")])
+            let left = try #require(Self.submitted(f.hear("yes", 0.9, [(VoicePrompt.answerCommand, "answer yes")])))
+            #expect(left.line == "exit")
+        }
     }
 
     @Test func confirmationCanBeSwitchedOff() {

@@ -111,7 +111,9 @@ import VshTestSupport
         #expect(result.stdout == """
             {"command": "code", "value": "3"}
             1  code  3
+            [
             {"command": "code", "value": "3"}
+            ]
 
             """)
         let outputs = try String(contentsOfFile: vsh.home.file("data/vsh/outputs.jsonl"), encoding: .utf8)

@@ -100,6 +100,21 @@ import VshTestSupport
         #expect(try vsh.run(["-c", "quality"]).stdout == "medium\n")
     }
 
+    /// A shell command typed where the command line expects options runs, as with -c.
+    @Test func aShellCommandAsTheFirstArgumentRuns() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let list = try vsh.run(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout == "No transcripts yet.\n")
+        let set = try vsh.run(["--no-voice", "quality", "low"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try vsh.run(["quality"]).stdout == "low\n")
+        // Words keep their quoting; the command line's own subcommands keep their meaning.
+        #expect(try vsh.run(["search", "two \"words\""]).stdout == "No transcript contains 'two \"words\"'.\n")
+        #expect(try vsh.run(["listen"]).stderr.contains("--from"))
+    }
+
     @Test func versionVerboseNamesEveryLinkedLibraryAndTheModel() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

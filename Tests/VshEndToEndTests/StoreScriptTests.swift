@@ -74,9 +74,10 @@ import VshTestSupport
         #expect(lines.contains("Id:       20250319-a000"))
         #expect(lines.contains { $0.count == 60 && $0.allSatisfy { "▁▂▃▄▅▆▇█".contains($0) } }, "a sparkline")
         #expect(lines.contains("     Remember to call the Plumber on Monday"), "the search shows where it matched")
-        #expect(result.stdout.contains("{\"id\":\"20250320-b000\",\"title\":\"Groceries\""))
-        // `search` numbered its results: 1 is now the Plumber note.
-        #expect(lines.contains("restored 1 transcript (20250319-a000)"))
+        #expect(result.stdout.contains("{\"number\":1,\"id\":\"20250320-b000\",\"title\":\"Groceries\""))
+        // The last listing was `search --json milk`, numbered as the plain one would be:
+        // 1 is now the Groceries note.
+        #expect(lines.contains("restored 1 transcript (20250320-b000)"))
         #expect(lines.suffix(3) == ["Thu 20 Mar 2025", "  1  09:06   0:01  Groceries", ""])
         #expect(!result.stdout.contains("\u{1B}"), "no colours through a pipe")
     }

@@ -8,7 +8,7 @@ import VshCommandFiles
 public struct ExitCommand: ShellCommand {
     public static let info = CommandInfo(
         name: "exit", aliases: ["quit"], summary: "Leave vsh",
-        spokenForms: [SpokenForm("exit", runs: "exit")])
+        spokenForms: [SpokenForm("exit", runs: "exit")], endsSession: true)
 
     public init() {}
 

@@ -40,7 +40,12 @@ public struct OutputsCommand: ShellCommand {
         }
         let lines = try file.read()
         if json {
-            for line in lines { context.output.line(line.text) }
+            // A JSON array, as `list --json` and `search --json` print: the records, in order.
+            let records = lines.compactMap(\.record)
+            if records.count < lines.count {
+                context.warn("\(lines.count - records.count) line(s) of \(file.path) are not records; 'outputs' shows them")
+            }
+            context.output.write(records.isEmpty ? "[]\n" : "[\n" + records.map(\.json).joined(separator: ",\n") + "\n]\n")
             return
         }
         if lines.isEmpty && context.interactive {

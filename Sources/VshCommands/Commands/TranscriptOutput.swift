@@ -103,7 +103,10 @@ extension CommandContext {
 
     /// The items as a JSON array, one object per line. Escaped byte by byte, copying the
     /// runs that need no escape: `list --json` can be 80 MB of text.
+    /// Numbered like the plain listing (`"number"`), and remembered the same way, so that
+    /// `show 2` after `list --json` means the second object.
     func printJSON(_ items: [TranscriptStore.Item]) {
+        session.listing = items.map(\.id)
         guard !items.isEmpty else { return output.line("[]") }
         var out: [UInt8] = Array("[\n".utf8)
         func key(_ name: String) { out += ",\"\(name)\":".utf8 }
@@ -112,7 +115,7 @@ extension CommandContext {
             s.withUTF8 { Self.appendJSON($0, to: &out) }
         }
         for (i, item) in items.enumerated() {
-            out += "{\"id\":".utf8
+            out += "{\"number\":\(i + 1),\"id\":".utf8
             string(item.id)
             key("title")
             string(item.title)

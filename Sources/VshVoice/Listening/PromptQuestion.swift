@@ -10,6 +10,8 @@ struct PromptQuestion {
         case choose([VoiceCandidate])
         /// "delete 2 deletes: run it?": yes or no.
         case confirm(VoiceCandidate)
+        /// "'exit' ends vsh: leave?": yes or no.
+        case confirmLeaving(VoiceCandidate)
     }
 
     var kind: Kind
@@ -28,6 +30,8 @@ struct PromptQuestion {
             return "did you mean \(list)? say or type the number, or no"
         case .confirm(let candidate):
             return "'\(candidate.line)' cannot be taken back without undo; run it? say or type yes or no"
+        case .confirmLeaving(let candidate):
+            return "'\(candidate.line)' ends vsh; leave? say or type yes or no"
         }
     }
 
@@ -35,7 +39,7 @@ struct PromptQuestion {
     var subject: String {
         switch kind {
         case .choose(let candidates): candidates.map { "'\($0.line)'" }.joined(separator: " or ")
-        case .confirm(let candidate): "'\(candidate.line)'"
+        case .confirm(let candidate), .confirmLeaving(let candidate): "'\(candidate.line)'"
         }
     }
 }

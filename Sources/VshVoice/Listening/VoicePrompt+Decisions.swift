@@ -45,6 +45,11 @@ extension VoicePrompt {
         }
     }
 
+    /// The check for commands in `registry()` that end the session when run.
+    public static func endsSession(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
+        { candidate in registry().lookup(candidate.command)?.info.endsSession == true }
+    }
+
     func decide(_ heard: Heard) -> Outcome {
         promptThread.check()
         let best = heard.candidates.first
@@ -75,6 +80,7 @@ extension VoicePrompt {
 
     /// A command vsh is sure of: runs, or asks first when it is destructive.
     private func accept(_ candidate: VoiceCandidate, _ heard: Heard, settled: String? = nil) -> Outcome {
+        if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard) }
         if options.confirmDestructive && isDestructive(candidate) {
             return ask(.confirm(candidate), about: heard)
         }
@@ -107,10 +113,10 @@ extension VoicePrompt {
             return .note("say or type yes or no")
         case (.choose(let candidates), _):
             return .note("say or type a number from 1 to \(candidates.count), or no")
-        case (.confirm(let candidate), .yes):
+        case (.confirm(let candidate), .yes), (.confirmLeaving(let candidate), .yes):
             question = nil
             return .run(spoken(candidate, q.heard, settled: "confirmed"))
-        case (.confirm, _):
+        case (.confirm, _), (.confirmLeaving, _):
             return .note("say or type yes or no")
         }
     }

@@ -69,6 +69,9 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     /// Whether running the candidate cannot be taken back without undo (then a spoken one
     /// asks first); see `destructive(in:)`.
     public var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
+    /// Whether running the candidate ends the session (`exit`): a spoken one always asks
+    /// first; see `endsSession(in:)`.
+    public var endsSession: (VoiceCandidate) -> Bool = { _ in false }
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.
     public var beforeHearing: () -> String? = { nil }
