@@ -41,6 +41,9 @@ struct AppContext {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw AudioError("cannot read the grammar file \(file)")
             }
+            guard text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("#JSGF") else {
+                throw AudioError("\(file) is not a JSGF grammar (it must start with '#JSGF V1.0;'); see bench/commands.gram for one")
+            }
             return (text, JSGFWords.words(in: text), { words in
                 let phrase = words.joined(separator: " ")
                 return (phrase, phrase)

@@ -28,6 +28,12 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
     var threshold: Double?
 
+    func validate() throws {
+        if let threshold, !(0...1).contains(threshold) {
+            throw ValidationError("--threshold must be a number from 0 to 1, not \(threshold)")
+        }
+    }
+
     func run() throws {
         let app = try AppContext(global: global)
         let path = app.voicePath

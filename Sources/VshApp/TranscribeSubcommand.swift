@@ -61,6 +61,7 @@ struct TranscribeSubcommand: ParsableCommand {
             do {
                 let pipeline = app.voicePath.dictationPipeline(
                     source: try FileAudioSource(path: file), recognizer: recognizer, interim: interim)
+                var heard = false
                 try pipeline.run { event in
                     switch event {
                     case .speechStarted:
@@ -70,13 +71,18 @@ struct TranscribeSubcommand: ParsableCommand {
                             out.line(json ? "{\"file\": \(JSON.string(file)), \"partial\": \(JSON.string(text))}" : "\(file): ... \(text)")
                         }
                     case .utterance(let recognition, let start, let end):
+                        heard = true
                         if keywords != nil && recognition.words.isEmpty { break }
                         out.line(json ? Self.json(file, recognition, start, end) : Self.text(file, recognition, start, end))
                     }
                     return true
                 }
+                if !heard {
+                    // Nothing printed is no answer: say why (status stays 0, the file was read).
+                    FileDescriptorSink.standardError.line("\(file): no speech was found")
+                }
             } catch {
-                FileDescriptorSink.standardError.line("vsh: \(error)")
+                FileDescriptorSink.standardError.line("error: \(error)")
                 failed = true
             }
         }

@@ -2,7 +2,9 @@
 public enum Suggest {
     /// The candidate nearest to `word` by edit distance (a swap of two neighbours counts
     /// as one edit), if it is within a third of the word's length (at least one edit).
+    /// Case is no difference: `LIST` gets `list`.
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        let word = word.lowercased()
         let limit = max(1, word.count / 3)
         var best: (String, Int)?
         for candidate in candidates {

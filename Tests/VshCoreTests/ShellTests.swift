@@ -22,6 +22,8 @@ import VshTestSupport
         Case(script: ["# a comment", "", "   ", "quality low; quality"], output: "low\n", error: "", status: 0),
         Case(script: ["lsit"], output: "",
              error: "line 1: error: unknown command 'lsit'; did you mean 'list'?\n", status: 1),
+        Case(script: ["LIST"], output: "",
+             error: "line 1: error: unknown command 'LIST'; did you mean 'list'?\n", status: 1),
         Case(script: ["quality", "hlep", "quality"], output: "medium\nmedium\n",
              error: "line 2: error: unknown command 'hlep'; did you mean 'help'?\n", status: 1),
         Case(script: ["hlep", "quality"], strict: true, output: "",

@@ -75,5 +75,34 @@ import VshTestSupport
         let unknown = try vsh.run(["transcribe", "--keywords", "stop vshzzq", EvalData.real + "/cards/001.wav"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("vshzzq"))
+        #expect(missing.stderr.hasPrefix("error: "), "one form of error for every command: \(missing.stderr)")
+    }
+
+    /// A file with no speech says so rather than printing nothing.
+    @Test func noSpeechIsSaid() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let quiet = vsh.home.file("quiet.raw")
+        try Data(count: 32_000).write(to: URL(fileURLWithPath: quiet))
+        let result = try vsh.run(["transcribe", quiet])
+        #expect(result.status == 0)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "\(quiet): no speech was found\n")
+    }
+
+    /// `listen` checks its threshold and that a grammar is one.
+    @Test func listenRefusesABadThresholdOrGrammar() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let card = EvalData.real + "/cards/001.wav"
+        let threshold = try vsh.run(["listen", "--from", card, "--threshold", "5"])
+        #expect(threshold.status != 0)
+        #expect(threshold.stderr.contains("--threshold must be a number from 0 to 1, not 5.0"), "\(threshold.stderr)")
+        let notGrammar = vsh.home.file("passwd")
+        try "root:x:0:0:root:/root:/bin/bash\n".write(toFile: notGrammar, atomically: true, encoding: .utf8)
+        let grammar = try vsh.run(["listen", "--from", card, "--grammar", notGrammar])
+        #expect(grammar.status != 0)
+        #expect(grammar.stderr.contains("\(notGrammar) is not a JSGF grammar"), "\(grammar.stderr)")
+        #expect(!grammar.stderr.contains("root:x"))
     }
 }
