@@ -22,26 +22,19 @@ public enum ConfigFile {
     }
 
     static func apply(text: String, path: String, to settings: inout Settings) -> [String] {
-        if let (line, reason) = unparsable(text) {
-            return ["\(path):\(line): \(reason); this file is ignored until it is fixed"]
-        }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            return ["\(path):\(error.source.begin.line): \(error.description); this file is ignored until it is fixed"]
-        } catch {
-            return ["\(path): \(error); this file is ignored until it is fixed"]
-        }
         var warnings: [String] = []
+        guard let table = readable(text, path: path, warnings: &warnings) else { return warnings }
+        let where_ = KeyLines(text)
+        /// `path:line` of the key's assignment, or `path` when it cannot be found.
+        func at(_ key: String) -> String { where_.line(of: key).map { "\(path):\($0)" } ?? path }
         func unknown(_ key: String) {
-            var message = "\(path): unknown setting '\(key)'"
+            var message = "\(at(key)): unknown setting '\(key)'"
             if let near = Suggest.closest(to: key, among: keys) { message += "; did you mean '\(near)'?" }
             warnings.append(message)
         }
         func string(_ key: String, _ value: TOMLValueConvertible) -> String? {
             if let s = value.string { return s }
-            warnings.append("\(path): '\(key)' must be a string in quotes, not \(value.debugDescription)")
+            warnings.append("\(at(key)): '\(key)' must be a string in quotes, not \(value.debugDescription)")
             return nil
         }
         for (key, value) in table {
@@ -51,11 +44,11 @@ public enum ConfigFile {
                 if let q = Quality(rawValue: s) {
                     settings.quality = q
                 } else {
-                    warnings.append("\(path): quality \"\(s)\" is not one of low, medium, high; using \(settings.quality.rawValue)")
+                    warnings.append("\(at("quality")): quality \"\(s)\" is not one of low, medium, high; using \(settings.quality.rawValue)")
                 }
             case "history", "voice":
                 guard let sub = value.table else {
-                    warnings.append("\(path): '\(key)' must be a table ([\(key)])")
+                    warnings.append("\(at(key)): '\(key)' must be a table ([\(key)])")
                     continue
                 }
                 for (subkey, subvalue) in sub {
@@ -65,7 +58,7 @@ public enum ConfigFile {
                         if let n = subvalue.int, n >= 0 {
                             settings.historySize = n
                         } else {
-                            warnings.append("\(path): history.size must be a whole number of entries, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): history.size must be a whole number of entries, not \(subvalue.debugDescription)")
                         }
                     case "voice.model":
                         if let s = string(full, subvalue) { settings.modelDirectory = s }
@@ -75,7 +68,7 @@ public enum ConfigFile {
                         if let x = subvalue.double ?? subvalue.int.map(Double.init), (0...1).contains(x) {
                             settings.voiceThreshold = x
                         } else {
-                            warnings.append("\(path): voice.threshold must be a number from 0 to 1, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): voice.threshold must be a number from 0 to 1, not \(subvalue.debugDescription)")
                         }
                     case "voice.denoise":
                         if let b = subvalue.bool {
@@ -83,50 +76,50 @@ public enum ConfigFile {
                         } else if let s = subvalue.string, let mode = Denoise(rawValue: s) {
                             settings.denoise = mode
                         } else {
-                            warnings.append("\(path): voice.denoise must be \"auto\", true or false, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): voice.denoise must be \"auto\", true or false, not \(subvalue.debugDescription)")
                         }
                     case "voice.gain_control":
                         if let b = subvalue.bool {
                             settings.gainControl = b
                         } else {
-                            warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): \(full) must be true or false, not \(subvalue.debugDescription)")
                         }
                     case "voice.hangover_ms":
                         if let n = subvalue.int, (50...3000).contains(n) {
                             settings.hangover = n
                         } else {
-                            warnings.append("\(path): voice.hangover_ms must be a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): voice.hangover_ms must be a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
                         }
                     case "history.clips":
                         if let n = subvalue.int, n >= 0 {
                             settings.historyClips = n
                         } else {
-                            warnings.append("\(path): history.clips must be a whole number of clips, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): history.clips must be a whole number of clips, not \(subvalue.debugDescription)")
                         }
                     case "voice.reject_below":
                         if let x = subvalue.double ?? subvalue.int.map(Double.init), (0...1).contains(x) {
                             settings.voiceRejectBelow = x
                         } else {
-                            warnings.append("\(path): voice.reject_below must be a number from 0 to 1, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): voice.reject_below must be a number from 0 to 1, not \(subvalue.debugDescription)")
                         }
                     case "voice.wake_phrase":
                         guard let s = string(full, subvalue) else { continue }
                         if (try? SpokenPattern.parse(s)) != nil, !s.trimmingCharacters(in: .whitespaces).isEmpty {
                             settings.wakePhrase = s
                         } else {
-                            warnings.append("\(path): voice.wake_phrase \"\(s)\" is not a phrase vsh can listen for; using \"\(settings.wakePhrase)\"")
+                            warnings.append("\(at(full)): voice.wake_phrase \"\(s)\" is not a phrase vsh can listen for; using \"\(settings.wakePhrase)\"")
                         }
                     case "voice.confirm_destructive", "voice.listen":
                         if let b = subvalue.bool {
                             if subkey == "listen" { settings.listenAtPrompt = b } else { settings.confirmDestructive = b }
                         } else {
-                            warnings.append("\(path): \(full) must be true or false, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): \(full) must be true or false, not \(subvalue.debugDescription)")
                         }
                     case "voice.answer_seconds":
                         if let x = subvalue.double ?? subvalue.int.map(Double.init), x > 0, x <= 600 {
                             settings.answerSeconds = x
                         } else {
-                            warnings.append("\(path): voice.answer_seconds must be a number of seconds from 0 to 600, not \(subvalue.debugDescription)")
+                            warnings.append("\(at(full)): voice.answer_seconds must be a number of seconds from 0 to 600, not \(subvalue.debugDescription)")
                         }
                     default:
                         unknown(full)

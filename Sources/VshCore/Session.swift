@@ -43,12 +43,18 @@ public final class Session {
         return value
     }
 
-    /// Saves a top-level setting into the user's `vsh.toml`.
+    /// Saves a top-level setting into the user's `vsh.toml`, and reads it back: a change
+    /// the next start would not see is reported, never claimed.
     public func saveSetting(_ key: String, _ value: String) throws {
+        let file = paths.userConfigFile
         do {
-            try ConfigFile.setTopLevel(key: key, value: value, in: paths.userConfigFile)
+            try ConfigFile.setTopLevel(key: key, value: value, in: file)
         } catch {
-            throw CommandError("could not save \(key) to \(paths.userConfigFile): \(error); the setting holds for this session only")
+            throw CommandError("could not save \(key) to \(file): \(error); the setting holds for this session only")
+        }
+        guard ConfigFile.topLevelString(key, in: file) == value else {
+            throw CommandError("\(key) was written to \(file), but the file cannot be read back as setting it "
+                + "(see the warnings when vsh starts); it holds for this session only until the file is fixed")
         }
     }
 }

@@ -20,18 +20,18 @@ import VshTestSupport
         Case(text: ""),
         Case(text: "quality = \"high\"\n", quality: .high),
         Case(text: "quality = \"ultra\"\n",
-             warnings: ["F: quality \"ultra\" is not one of low, medium, high; using medium"]),
-        Case(text: "quality = 3\n", warnings: ["F: 'quality' must be a string in quotes, not 3"]),
-        Case(text: "qualty = \"low\"\n", warnings: ["F: unknown setting 'qualty'; did you mean 'quality'?"]),
+             warnings: ["F:1: quality \"ultra\" is not one of low, medium, high; using medium"]),
+        Case(text: "quality = 3\n", warnings: ["F:1: 'quality' must be a string in quotes, not 3"]),
+        Case(text: "qualty = \"low\"\n", warnings: ["F:1: unknown setting 'qualty'; did you mean 'quality'?"]),
         Case(text: "[history]\nsize = 5\n", historySize: 5),
         Case(text: "[history]\nsize = -1\n",
-             warnings: ["F: history.size must be a whole number of entries, not -1"]),
-        Case(text: "[history]\nsise = 5\n", warnings: ["F: unknown setting 'history.sise'; did you mean 'history.size'?"]),
+             warnings: ["F:2: history.size must be a whole number of entries, not -1"]),
+        Case(text: "[history]\nsise = 5\n", warnings: ["F:2: unknown setting 'history.sise'; did you mean 'history.size'?"]),
         Case(text: "# note\nquality = \"high\n",
-             warnings: ["F:2: Error while parsing string: unescaped control characters other than TAB (U+0009) are explicitly prohibited; this file is ignored until it is fixed"]),
-        Case(text: "quality = \"low\"\nquality = \"high\"\n",
-             warnings: ["F:2: Error while parsing key-value pair: cannot redefine existing string 'quality'; this file is ignored until it is fixed"]),
-        Case(text: "history = 3\n", warnings: ["F: 'history' must be a table ([history])"]),
+             warnings: ["F:2: Error while parsing string: unescaped control characters other than TAB (U+0009) are explicitly prohibited; that line is ignored until it is fixed"]),
+        Case(text: "quality = \"low\"\nquality = \"high\"\n", quality: .low,
+             warnings: ["F:2: Error while parsing key-value pair: cannot redefine existing string 'quality'; that line is ignored until it is fixed"]),
+        Case(text: "history = 3\n", warnings: ["F:1: 'history' must be a table ([history])"]),
     ])
     func apply(_ c: Case) {
         var settings = Settings()
@@ -39,6 +39,45 @@ import VshTestSupport
         #expect(warnings == c.warnings)
         #expect(settings.quality == c.quality)
         #expect(settings.historySize == c.historySize)
+    }
+
+    /// One mistake keeps every other setting: a broken header loses only the settings
+    /// under it, and the warning names the lines.
+    @Test func aBrokenHeaderLosesOnlyItsOwnSettings() {
+        var settings = Settings()
+        let text = "quality = \"low\"\n[voice\nthreshold = 0.4\n\n[history]\nsize = 5\n"
+        let warnings = ConfigFile.apply(text: text, path: "F", to: &settings)
+        #expect(settings.quality == .low)
+        #expect(settings.historySize == 5)
+        #expect(settings.voiceThreshold == Settings().voiceThreshold)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("F:2: ") == true, "\(warnings)")
+        #expect(warnings.first?.hasSuffix("; that line is ignored, and so are the settings under it (line 3) until it is fixed") == true, "\(warnings)")
+    }
+
+    /// `quality low` into a file that does not read back as low says so.
+    @Test func aSavedSettingIsReadBack() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        dir.write("[voice]\nthreshold = 0.5\n", to: "good/vsh.toml")
+        try ConfigFile.setTopLevel(key: "quality", value: "low", in: dir.file("good/vsh.toml"))
+        #expect(ConfigFile.topLevelString("quality", in: dir.file("good/vsh.toml")) == "low")
+        // A top-level line TOML cannot read above it: the new line lands after it, and the
+        // file still reads.
+        dir.write("quality = 'high\n[voice]\n", to: "bad/vsh.toml")
+        try ConfigFile.setTopLevel(key: "quality", value: "low", in: dir.file("bad/vsh.toml"))
+        #expect(ConfigFile.topLevelString("quality", in: dir.file("bad/vsh.toml")) == "low")
+    }
+
+    /// A change the file will not keep is not reported as made.
+    @Test func qualityNeverClaimsAChangeThatWillNotLast() {
+        let harness = ShellHarness()
+        // A quoted key vsh's editor does not recognise: its new line comes second, and a
+        // reader keeps the first.
+        harness.directory.write("\"quality\" = \"high\"\n[voice]\n", to: "config/vsh.toml")
+        #expect(harness.script(["quality low"]) == 1)
+        #expect(harness.error.text.contains("quality was written to \(harness.session.paths.userConfigFile), but the file cannot be read back as setting it"),
+                "\(harness.error.text)")
     }
 
     @Test(arguments: [

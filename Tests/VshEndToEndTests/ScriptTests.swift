@@ -88,7 +88,7 @@ import VshTestSupport
         #expect(result.status == 0)
         #expect(result.stdout == "medium\n")
         #expect(result.stderr.hasPrefix("warning: \(vsh.home.file("config/vsh/vsh.toml")):2: "))
-        #expect(result.stderr.contains("this file is ignored until it is fixed"))
+        #expect(result.stderr.contains("that line is ignored until it is fixed"))
     }
 
     @Test func configDirectoryFromOptionAndEnvironment() throws {
