@@ -61,9 +61,11 @@ extension Session {
                 shell.error.line("command files changed: \(loaded.commands.count) custom command(s) loaded")
             }
         }
-        hooks.absorb.append { shell, words, interactive in
+        hooks.absorb.append { shell, words, interactive, spoken in
             // While a keyword command listens, lines that are not keyword commands give
-            // it their digits; false when the line should run as usual.
+            // it their digits; false when the line should run as usual. A typed line that
+            // names a command runs it: typing 'help' is not digits gone wrong.
+            if !spoken, let first = words.first, shell.session.registry.lookup(first) != nil { return false }
             guard let note = shell.session.custom.keywords.absorb(words) else { return false }
             if interactive && !note.isEmpty { shell.error.line(note) }
             return true

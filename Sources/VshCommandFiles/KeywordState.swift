@@ -35,7 +35,7 @@ public struct KeywordState: Sendable {
         digits += found
         if !found.isEmpty { return "" }
         let stop = kinds.filter { $0.value == .reset }.keys.sorted().first.map { ", or '\($0)' to stop" } ?? ""
-        return "listening to '\(command)': '\(words.joined(separator: " "))' ignored; say digits\(stop)"
+        return "listening to '\(command)': '\(words.joined(separator: " "))' ignored; say digits\(stop) (typed commands still run)"
     }
 
     /// The digits a word stands for: `7`, `42`, `seven`, `oh`.

@@ -71,7 +71,7 @@ public struct ShellHooks {
     /// Before each line, interactive or not: a chance to reload what changed.
     public var beforeLine: [(_ shell: Shell, _ interactive: Bool) -> Void] = []
     /// Returns true when it took the line's words, so the shell runs nothing.
-    public var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool) -> Bool] = []
+    public var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool, _ spoken: Bool) -> Bool] = []
     /// Changes the prompt text.
     public var prompt: [(String) -> String] = []
 

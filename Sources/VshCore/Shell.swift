@@ -21,7 +21,10 @@ public final class Shell {
     /// Runs every command on `line` (separated by `;`). Returns whether all succeeded.
     /// Errors go to the error sink as `<prefix>error: …`; `strict` stops at the first.
     @discardableResult
-    public func execute(_ line: String, interactive: Bool, errorPrefix: String = "", strict: Bool = false) -> Bool {
+    /// `spoken`: the line was heard, not typed (a keyword command that listens takes
+    /// spoken words as its digits, while typed commands still run).
+    public func execute(_ line: String, interactive: Bool, errorPrefix: String = "", strict: Bool = false,
+                        spoken: Bool = false) -> Bool {
         let commands: [[String]]
         do {
             commands = try Words.splitCommands(line)
@@ -31,7 +34,7 @@ public final class Shell {
         }
         var succeeded = true
         for words in commands where !session.exitRequested {
-            if !run(words, interactive: interactive, errorPrefix: errorPrefix) {
+            if !run(words, interactive: interactive, errorPrefix: errorPrefix, spoken: spoken) {
                 succeeded = false
                 if strict { break }
             }
@@ -39,8 +42,8 @@ public final class Shell {
         return succeeded
     }
 
-    private func run(_ words: [String], interactive: Bool, errorPrefix: String) -> Bool {
-        for absorb in session.hooks.absorb where absorb(self, words, interactive) { return true }
+    private func run(_ words: [String], interactive: Bool, errorPrefix: String, spoken: Bool) -> Bool {
+        for absorb in session.hooks.absorb where absorb(self, words, interactive, spoken) { return true }
         let name = words[0]
         guard let entry = session.registry.lookup(name) else {
             var message = "unknown command '\(name)'"
@@ -108,7 +111,7 @@ public final class Shell {
         }
         if entry.line.hasPrefix("#") { return }
         for hook in session.hooks.beforeLine { hook(self, true) }
-        execute(entry.line, interactive: true)
+        execute(entry.line, interactive: true, spoken: entry.source == .spoken)
     }
 
     /// Script mode: no prompt, `#` comments and blank lines skipped, errors prefixed with

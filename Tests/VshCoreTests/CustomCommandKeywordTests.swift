@@ -26,7 +26,7 @@ import VshTestSupport
             "back",                 // waiting: nothing to clear
             "code 7",               // starts 'code' with 7
             "seven three",          // listening: digits are added
-            "help; quality high",   // listening: other words are ignored
+            "hello there",          // listening: other words are ignored
             "back",                 // clears the digits, keeps 'code'
             "done",                 // no digits yet
             "count 4 5",            // adds a row
@@ -72,13 +72,27 @@ import VshTestSupport
     /// The prompt shows what vsh listens to; ignored words get a note at the prompt.
     @Test func thePromptShowsTheState() {
         let shell = Self.shell()
-        let reader = ScriptedLineReader(lines: ["code 7", "3", "history", "back", "count 12", "done", "quality"])
+        let reader = ScriptedLineReader(lines: ["code 7", "3", "hello", "back", "count 12", "done", "quality"])
         #expect(shell.shell.runInteractive(reader: reader) == 0)
         #expect(reader.prompts == [
             "vsh> ", "vsh [code 7]> ", "vsh [code 7 3]> ", "vsh [code 7 3]> ", "vsh [code]> ", "vsh [code 1 2]> ", "vsh> ", "vsh> ",
         ])
         #expect(shell.output.text == "{\"command\": \"code\", \"value\": \"12\"}\nmedium\n\n")
-        #expect(shell.error.text == "listening to 'code': 'history' ignored; say digits, or 'reset' to stop\n")
+        #expect(shell.error.text == "listening to 'code': 'hello' ignored; say digits, or 'reset' to stop (typed commands still run)\n")
+    }
+
+    /// While a keyword command listens, a typed command runs (typing 'quality high' is not
+    /// digits gone wrong); spoken words other than digits are still ignored.
+    @Test func typedCommandsRunWhileAKeywordCommandListens() {
+        let shell = Self.shell()
+        let spokenHelp = SpokenLine(line: "help", heard: "help", confidence: 0.9)
+        let reader = ScriptedLineReader([
+            .line("code 7"), .line("quality high"), .line("quality"), .spoken(spokenHelp), .line("3"), .line("done"),
+        ])
+        #expect(shell.shell.runInteractive(reader: reader) == 0)
+        #expect(shell.output.text == "quality: high (48 kHz, 16-bit mono)\nhigh\n{\"command\": \"code\", \"value\": \"73\"}\n\n")
+        #expect(shell.error.text == "listening to 'code': 'help' ignored; say digits, or 'reset' to stop (typed commands still run)\n")
+        #expect(reader.prompts[1...2] == ["vsh [code 7]> ", "vsh [code 7]> "])
     }
 
     @Test func heardKeywordsMapToTheirTypedLines() {
