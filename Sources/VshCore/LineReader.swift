@@ -1,3 +1,5 @@
+import Foundation
+
 /// What reading a line gave.
 public enum LineInput: Equatable {
     case line(String)
@@ -27,7 +29,50 @@ public enum Completion {
         var words = current.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let endsInSpace = current.last.map { $0 == " " || $0 == "\t" } ?? true
         let partial = endsInSpace ? "" : (words.popLast() ?? "")
+        if let first = words.first, let entry = registry.lookup(first) {
+            // Option names, as the command's usage line gives them: `record --<Tab>`.
+            if partial.hasPrefix("-") { return (partial, options(in: entry.usage).filter { $0.hasPrefix(partial) }) }
+            // Files where a command takes one.
+            if words.last == "--from" || (entry.info.name == "history" && words.count == 2 && words[1] == "export") {
+                return (partial, paths(partial))
+            }
+            // `help <Tab>`: the commands.
+            if entry.info.name == "help" && words.count == 1 {
+                return (partial, registry.allNames.filter { $0.hasPrefix(partial) })
+            }
+        }
         return (partial, registry.completions(previous: words, partial: partial))
+    }
+
+    /// The `--name` options in a usage line, sorted, each once.
+    static func options(in usage: String) -> [String] {
+        var found: [String] = []
+        var rest = Substring(usage)
+        while let start = rest.range(of: "--") {
+            let name = rest[start.lowerBound...].prefix { $0 == "-" || $0.isLetter || $0.isNumber }
+            if name.count > 2, !found.contains(String(name)) { found.append(String(name)) }
+            rest = rest[start.upperBound...]
+        }
+        return found.sorted()
+    }
+
+    /// Files and directories (with a `/`) whose path starts with `partial`; `~/` is the
+    /// home directory. Hidden ones only when `partial` names a dot.
+    static func paths(_ partial: String) -> [String] {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        let expanded = partial.hasPrefix("~/") ? home + partial.dropFirst(1) : partial
+        let slash = expanded.lastIndex(of: "/")
+        let directory = slash.map { String(expanded[...$0]) } ?? ""
+        let stem = slash.map { String(expanded[expanded.index(after: $0)...]) } ?? expanded
+        let shown = slash.map { _ in String(partial[...partial.lastIndex(of: "/")!]) } ?? ""
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else {
+            return []
+        }
+        return names.filter { $0.hasPrefix(stem) && (stem.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
+            return shown + name + (isDirectory.boolValue ? "/" : "")
+        }
     }
 
     /// The longest prefix all `matches` share.

@@ -89,3 +89,25 @@ import VshTestSupport
         #expect(Completion.commonPrefix([]) == "")
     }
 }
+
+/// Tab completion beyond command names and fixed values.
+@Suite struct CompletionTests {
+    @Test func optionsFilesAndHelpComplete() throws {
+        let registry = Builtins.registry()
+        #expect(Completion.candidates(for: "record --", registry: registry).matches == ["--from", "--title"])
+        #expect(Completion.candidates(for: "record --f", registry: registry).matches == ["--from"])
+        #expect(Completion.candidates(for: "help qu", registry: registry).matches == ["quality", "quit"])
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        dir.write("x", to: "notes/one.wav")
+        dir.write("x", to: "notes/two.wav")
+        dir.write("x", to: "notes/.hidden")
+        dir.write("x", to: "notes/sub/three.wav")
+        let base = dir.file("notes") + "/"
+        #expect(Completion.candidates(for: "record --from \(base)", registry: registry).matches
+                == [base + "one.wav", base + "sub/", base + "two.wav"])
+        #expect(Completion.candidates(for: "record --from \(base)t", registry: registry).matches == [base + "two.wav"])
+        #expect(Completion.candidates(for: "history export \(base)o", registry: registry).matches == [base + "one.wav"])
+        #expect(Completion.candidates(for: "history export \(base)s", registry: registry).matches == [base + "sub/"])
+    }
+}
