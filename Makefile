@@ -11,7 +11,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/vsh
 DEBUG_BIN := .build/debug/vsh
 
-.PHONY: run test bench build release deps bench-deps install clean
+.PHONY: run test bench build release deps bench-deps install man clean
 
 run: deps release
 	$(RELEASE_BIN)
@@ -45,11 +45,29 @@ deps:
 bench-deps:
 	@./scripts/install-deps $(BENCH_PACKAGES)
 
-# Installs the binary and the shipped config and commands under PREFIX.
+# The manual page and the shell completion scripts, made from the same definitions as
+# `vsh --help` (swift-argument-parser's generate-manual plugin and its completion generator).
+MAN := .build/man/vsh.1
+man: release
+	mkdir -p .build/man .build/completions
+	$(SWIFT) package generate-manual --configuration release
+	cp .build/plugins/GenerateManual/outputs/vsh/vsh.1 $(MAN)
+	$(RELEASE_BIN) --generate-completion-script bash > .build/completions/vsh.bash
+	$(RELEASE_BIN) --generate-completion-script zsh > .build/completions/_vsh
+	$(RELEASE_BIN) --generate-completion-script fish > .build/completions/vsh.fish
+
+# Installs the binary, the manual page, completions and the shipped config and commands
+# under PREFIX.
 PREFIX ?= /usr/local
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vsh/config $(DESTDIR)$(PREFIX)/share/vsh/commands
+install: release man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vsh/config $(DESTDIR)$(PREFIX)/share/vsh/commands \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/vsh
+	install -m 644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/vsh.1
+	install -m 644 .build/completions/vsh.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vsh
+	install -m 644 .build/completions/_vsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_vsh
+	install -m 644 .build/completions/vsh.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/vsh.fish
 	install -m 644 config/vsh.toml $(DESTDIR)$(PREFIX)/share/vsh/config/
 	cp -R commands/. $(DESTDIR)$(PREFIX)/share/vsh/commands/
 

@@ -13,15 +13,30 @@ import VshCommands
 public struct VshMain: ParsableCommand {
     public static let version = "0.1.0"
 
+    /// `--help`, the manual page (`make man`) and the completion scripts are all made
+    /// from this, and the commands of the prompt from their own `CommandInfo`.
     public static let configuration = CommandConfiguration(
         commandName: "vsh",
         abstract: "A voice shell: type or speak commands, keep voice notes as plain files.",
         discussion: """
             At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
             runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
-            command succeeded, 1 otherwise.
-            """,
+            command succeeded, 1 otherwise. A command of the prompt given as the first argument \
+            runs as with -c: 'vsh list'.
+
+            Commands at the prompt (type or say them; 'help NAME' shows how):
+
+            """ + promptCommands,
         subcommands: [ListenSubcommand.self, TranscribeSubcommand.self])
+
+    /// One line per built-in command: its name and summary.
+    static var promptCommands: String {
+        Builtins.all.map { entry in
+            let info = entry.info
+            let names = ([info.name] + info.aliases).joined(separator: ", ")
+            return "  \(names.padding(toLength: 14, withPad: " ", startingAt: 0))\(info.summary)"
+        }.joined(separator: "\n")
+    }
 
     @OptionGroup var global: GlobalOptions
 

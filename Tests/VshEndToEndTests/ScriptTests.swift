@@ -115,6 +115,21 @@ import VshTestSupport
         #expect(try vsh.run(["listen"]).stderr.contains("--from"))
     }
 
+    /// Completion scripts for bash, zsh and fish come from the same definitions as --help,
+    /// and --help lists the prompt's commands from their own declarations.
+    @Test func completionScriptsAndHelpComeFromTheDefinitions() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try vsh.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.stdout.contains("--audio-in") && script.stdout.contains("transcribe"), "\(shell)")
+        }
+        let help = try vsh.run(["--help"])
+        #expect(help.stdout.contains("  exit, quit    Leave vsh\n"))
+        #expect(help.stdout.contains("  record        Record a note"))
+    }
+
     @Test func versionVerboseNamesEveryLinkedLibraryAndTheModel() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
