@@ -210,6 +210,21 @@ import VshTestSupport
         #expect(listed.stdout.contains("cards"), "\(listed.stdout)")
     }
 
+    /// After the recording is saved, another save or discard says so, not that no
+    /// recording was made.
+    @Test func saveAfterSaveSaysTheRecordingIsSaved() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["--no-voice"], stdin: "record --from \(EvalData.real)/cards/001.wav\nsave cards\nsave again\ndiscard\n")
+        #expect(result.status == 1)
+        let id = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("saved ") }?.split(separator: " ")[1].dropLast())
+        #expect(result.stderr == """
+            line 3: error: save: nothing to save: the recording made last (\(id)) is already saved or discarded
+            line 4: error: discard: the recording made last (\(id)) is already saved or discarded; give a draft's id ('drafts' lists them)
+
+            """)
+    }
+
     /// A --store that is a file is an error that says so, never an empty store.
     @Test func aStoreThatIsAFileIsAnError() throws {
         let vsh = VshBinary()

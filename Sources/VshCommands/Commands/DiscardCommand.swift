@@ -19,7 +19,7 @@ public struct DiscardCommand: ShellCommand {
     public func run(in context: CommandContext) throws {
         let session = context.session
         guard let chosen = try context.draft(id) else {
-            throw CommandError("no recording was made in this session; give a draft's id ('drafts' lists them)")
+            throw CommandError("\(session.noCurrentRecording); give a draft's id ('drafts' lists them)")
         }
         try context.store.discard(chosen)
         context.warn(context.store.takeNotices())

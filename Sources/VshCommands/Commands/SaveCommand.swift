@@ -23,8 +23,11 @@ public struct SaveCommand: ShellCommand {
         let session = context.session
         guard let chosen = try context.draft(draft) else {
             let waiting = try context.store.drafts().drafts
-            if waiting.isEmpty { throw CommandError("nothing to save: no recording has been made") }
-            throw CommandError("no recording was made in this session; \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")
+            if waiting.isEmpty {
+                throw CommandError(session.lastRecordingID == nil
+                    ? "nothing to save: no recording has been made" : "nothing to save: \(session.noCurrentRecording)")
+            }
+            throw CommandError("\(session.noCurrentRecording); \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")
         }
         let item = try context.store.save(chosen, title: title.isEmpty ? nil : title.joined(separator: " "))
         context.warn(context.store.takeNotices())

@@ -3,6 +3,7 @@ import VshCore
 extension Session {
     private enum StoreKey: SessionKey { typealias Value = TranscriptStore }
     private enum DraftKey: SessionKey { typealias Value = TranscriptStore.Draft }
+    private enum LastDraftKey: SessionKey { typealias Value = String }
 
     /// The transcript store at `paths.store`, opened on first use.
     public var store: TranscriptStore {
@@ -13,6 +14,18 @@ extension Session {
     /// The recording the recorder made last and has not saved: what `save` saves.
     public var currentDraft: TranscriptStore.Draft? {
         get { self[DraftKey.self] }
-        set { self[DraftKey.self] = newValue }
+        set {
+            self[DraftKey.self] = newValue
+            if let id = newValue?.id { self[LastDraftKey.self] = id }
+        }
+    }
+
+    /// The id of the recording made last in this session, saved or not; nil before any.
+    public var lastRecordingID: String? { self[LastDraftKey.self] }
+
+    /// Why there is no current recording to save or discard, in words.
+    public var noCurrentRecording: String {
+        guard let last = lastRecordingID else { return "no recording was made in this session" }
+        return "the recording made last (\(last)) is already saved or discarded"
     }
 }
