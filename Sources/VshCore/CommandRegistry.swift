@@ -48,6 +48,9 @@ public struct CommandEntry {
 
     private static func parse<C: ShellCommand>(_ type: C.Type, _ arguments: [String], usage: String) -> ParseOutcome {
         do {
+            if let words = C.self as? any WordsCommand.Type, !arguments.isEmpty, !arguments.contains(where: { $0.hasPrefix("-") }) {
+                return .run(try words.init(words: arguments))
+            }
             return .run(try C.parse(arguments))
         } catch {
             if C.exitCode(for: error) == .success {

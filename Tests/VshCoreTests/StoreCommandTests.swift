@@ -141,3 +141,22 @@ import VshTestSupport
         #expect(String(decoding: out, as: UTF8.self) == JSON.string(text))
     }
 }
+
+/// Long queries: the words are made plain once, and plain words skip the argument parser.
+@Suite struct SearchQueryTests {
+    @Test func repeatedAndContainedWordsAreDroppedLongestFirst() throws {
+        let search = try #require(TextSearch(["Cat", "category", "cat", "dog", "", "do"]))
+        #expect(search.words.map { String(decoding: $0, as: UTF8.self) } == ["category", "dog"])
+    }
+
+    @Test func plainWordsGiveTheSameCommandAsTheParser() throws {
+        let (_, harness) = try StoreCommandTests.fixture()
+        let many = (0..<5_000).map { "w\($0)" }
+        #expect(harness.script(["search \(many.joined(separator: " "))", "search milk", "search --json milk"]) == 0)
+        #expect(harness.output.text.hasPrefix("No transcript contains 'w0' and 'w1' and 'w2' and 'w3' and 'w4' and 'w5' and 'w6' and 'w7' and 4992 more words.\n"))
+        #expect(harness.output.text.contains("milk"))
+        // Checked as the parser checks: no words is an error either way.
+        #expect(harness.script(["delete"]) == 1)
+        #expect(harness.error.text.contains("say which transcripts to delete"))
+    }
+}

@@ -6,7 +6,7 @@ import VshCommandFiles
 
 /// `delete N|ID...`: moves transcripts to the trash, all in one batch that `undo` brings
 /// back. Nothing is deleted when one of them is unknown.
-public struct DeleteCommand: ShellCommand {
+public struct DeleteCommand: WordsCommand {
     public static let info = CommandInfo(
         name: "delete", summary: "Move transcripts to the trash; 'undo' brings them back",
         spokenForms: [SpokenForm("delete [transcript] [number] <number>", runs: "delete $1")],
@@ -16,6 +16,11 @@ public struct DeleteCommand: ShellCommand {
     var transcripts: [String] = []
 
     public init() {}
+
+    public init(words: [String]) throws {
+        transcripts = words
+        try validate()
+    }
 
     public func validate() throws {
         if transcripts.isEmpty { throw ValidationError("say which transcripts to delete: numbers from 'list', or ids") }

@@ -6,7 +6,7 @@ import VshCommandFiles
 
 /// `search WORDS [--json]`: the transcripts whose title or text holds every word (any
 /// case), numbered like `list`, each with the first place it matched.
-public struct SearchCommand: ShellCommand {
+public struct SearchCommand: WordsCommand {
     // Free words cannot be said to a grammar of commands, so search is typed only.
     public static let info = CommandInfo(
         name: "search", summary: "Find transcripts whose title or text holds every word")
@@ -18,6 +18,13 @@ public struct SearchCommand: ShellCommand {
     var json = false
 
     public init() {}
+
+    public init(words: [String]) throws {
+        // Every property is set: an argument-parser property read unset traps.
+        self.words = words
+        json = false
+        try validate()
+    }
 
     public func validate() throws {
         if TextSearch(words) == nil { throw ValidationError("give the words to search for") }
@@ -31,7 +38,9 @@ public struct SearchCommand: ShellCommand {
         if json { return context.printJSON(found) }
         guard !found.isEmpty else {
             context.session.listing = []
-            context.output.line("No transcript contains \(words.map { "'\($0)'" }.joined(separator: " and ")).")
+            let shown = words.prefix(8).map { "'\($0)'" }.joined(separator: " and ")
+            let more = words.count > 8 ? " and \(words.count - 8) more words" : ""
+            context.output.line("No transcript contains \(shown)\(more).")
             return
         }
         let style = context.style

@@ -9,10 +9,24 @@ public struct TextSearch: Sendable {
 
     /// Nil when there is no word to search for.
     public init?(_ words: [String]) {
-        let clean = words.map { $0.lowercased() }.filter { !$0.isEmpty }
+        let clean = Set(words.map { $0.lowercased() }.filter { !$0.isEmpty })
         guard !clean.isEmpty else { return nil }
-        self.words = clean.map { Array($0.utf8) }
         unicode = clean.contains { $0.utf8.contains { $0 >= 0x80 } }
+        // A word inside another word of the query adds nothing (every word must occur,
+        // as part of a word too); the longest, likely rarest, are tried first, so a file
+        // without them is passed over at once, however long the query.
+        var kept: [[UInt8]] = []
+        var inside = Set<ArraySlice<UInt8>>()  // every piece of a kept word (up to 64 bytes)
+        for word in clean.map({ Array($0.utf8) }).sorted(by: { $0.count > $1.count || ($0.count == $1.count && $0.lexicographicallyPrecedes($1)) }) {
+            if inside.contains(word[...]) { continue }
+            kept.append(word)
+            // Pieces cost more than they save past a few hundred words.
+            guard word.count <= 64, clean.count <= 256 else { continue }
+            for start in word.indices {
+                for end in (start + 1)...word.count { inside.insert(word[start..<end]) }
+            }
+        }
+        self.words = kept
     }
 
     /// Whether every word occurs somewhere in a whole `.txt` file, header included: a
