@@ -122,7 +122,7 @@ public final class AlsaCapture {
     private func stalled() -> AudioError {
         AudioError(String(format: "audio capture device '%@' stopped sending audio (nothing for %.0f s). ", name, Self.stallSeconds)
             + "Check that it is still plugged in and not in use by another program, then try again; "
-            + "or run with --no-voice to type only.")
+            + "or give an audio file instead ('record --from FILE', or --audio-in FILE at the prompt).")
     }
 
     /// Stops recording and closes the device; later reads return 0. Safe to call twice.

@@ -16,8 +16,13 @@ enum AlsaDirection {
     var option: String { self == .capture ? "--audio-in" : "--audio-out" }
     /// The command that lists device names for this direction.
     var lister: String { self == .capture ? "arecord -L" : "aplay -L" }
-    /// The advice that ends every message: how to carry on without this device.
-    var fallback: String { self == .capture ? "run with --no-voice to type only" : "run with --no-voice" }
+    /// The advice that ends every message: how to carry on without this device (a file
+    /// stands in for a microphone; a recording's WAV file plays anywhere).
+    var fallback: String {
+        self == .capture
+            ? "give an audio file instead ('record --from FILE', or --audio-in FILE at the prompt)"
+            : "play the recording's WAV file elsewhere ('show N' names it)"
+    }
 }
 
 /// An open ALSA PCM set up for interleaved signed 16-bit little-endian samples: the one

@@ -46,12 +46,14 @@ public final class Recorder {
     }
 
     /// Records from the microphone (`file` nil) or a file at `quality`.
+    /// `started` runs once the input is open and being written, before any audio.
     public func record(
-        file: String?, quality: Quality, shouldStop: () -> String?, status: (Status) -> Void
+        file: String?, quality: Quality, shouldStop: () -> String?, started: () -> Void = {}, status: (Status) -> Void
     ) throws -> Result {
         let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
         var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
         try input.startWriting(to: draft.audioPath)
+        started()
         let pipeline = DictationPipeline(
             source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
             recognizer: try voice.dictation(), interim: true)

@@ -219,19 +219,19 @@ import VshVoice
         #expect(throws: AudioError(
             "cannot open audio capture device '\(name)': No such file or directory (Unknown PCM \(name)). "
                 + "Try --audio-in DEVICE with a name from 'arecord -L', check that you are in the 'audio' "
-                + "group, or run with --no-voice to type only.")) {
+                + "group, or give an audio file instead ('record --from FILE', or --audio-in FILE at the prompt).")) {
             try AlsaCapture(device: name)
         }
         #expect(throws: AudioError(
             "cannot open audio capture device '\(name)': No such file or directory (Unknown PCM \(name)). "
                 + "Try --audio-in DEVICE with a name from 'arecord -L', check that you are in the 'audio' "
-                + "group, or run with --no-voice to type only.")) {
+                + "group, or give an audio file instead ('record --from FILE', or --audio-in FILE at the prompt).")) {
             try MicrophoneSource(device: name)
         }
         #expect(throws: AudioError(
             "cannot open audio output device '\(name)': No such file or directory (Unknown PCM \(name)). "
                 + "Try --audio-out DEVICE with a name from 'aplay -L', check that you are in the 'audio' "
-                + "group, or run with --no-voice.")) {
+                + "group, or play the recording's WAV file elsewhere ('show N' names it).")) {
             try AlsaPlayback(device: name)
         }
     }

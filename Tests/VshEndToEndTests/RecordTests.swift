@@ -191,6 +191,27 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// A microphone that does not open: the error alone, with what helps, and no
+    /// "Recording at …" line before it.
+    @Test func aMissingMicrophoneSaysWhatHelps() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("[voice]\nlisten = false\n", to: "config/vsh/vsh.toml")
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--audio-in", "vsh-no-such-device"],
+            environment: vsh.environment(["TERM": "xterm", "PATH": "/usr/bin:/bin"]))
+        try tty.waitFor("vsh> ")
+        try tty.type("record")
+        try tty.send("Enter")
+        let screen = try tty.waitFor("record --from FILE")
+        #expect(screen.contains("error: record: cannot open audio capture device 'vsh-no-such-device'"))
+        #expect(!screen.contains("Recording at"))
+        #expect(!screen.contains("--no-voice"))
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func withoutVoiceRecordSaysWhy() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

@@ -31,11 +31,13 @@ public struct RecordCommand: ShellCommand {
         }
         let quality = session.settings.quality
         let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
-        if context.interactive {
-            context.output.line("Recording at \(quality.rawValue) quality; press Enter, Ctrl-C or say \"stop recording\" to stop.")
-        }
         let recorder = Recorder(store: session.store, voice: voice)
-        let result = try recorder.record(file: from, quality: quality, shouldStop: session.stopRequest) { status in
+        // Said once the input is open: a microphone that fails is the only thing said.
+        let result = try recorder.record(file: from, quality: quality, shouldStop: session.stopRequest, started: {
+            if context.interactive {
+                context.output.line("Recording at \(quality.rawValue) quality; press Enter, Ctrl-C or say \"stop recording\" to stop.")
+            }
+        }) { status in
             guard live else { return }
             context.output.write("\r\u{1B}[2K" + Self.statusLine(status))
         }
