@@ -28,7 +28,11 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
     var threshold: Double?
 
+    @Flag(help: "With --json, also the input level every 25 ms: {\"level\": dBFS, \"time\": seconds}, for a meter.")
+    var levels = false
+
     func validate() throws {
+        if levels && !json { throw ValidationError("--levels goes with --json") }
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be a number from 0 to 1, not \(threshold)")
         }
@@ -39,11 +43,14 @@ struct ListenSubcommand: ParsableCommand {
         let path = app.voicePath
         let (jsgf, vocabulary, interpret) = try app.commandGrammar(file: grammar)
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
-        let source = try FileAudioSource(path: from)
+        let out = FileDescriptorSink.standardOutput
+        let file = try FileAudioSource(path: from)
+        let source: AudioSource = levels ? LevelTap(file) { level, time in
+            out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
+        } : file
         let pipeline = path.commandPipeline(
             source: source, recognizer: recognizer, threshold: threshold ?? app.settings.voiceThreshold,
             interpret: interpret)
-        let out = FileDescriptorSink.standardOutput
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
             out.line(json ? Self.json(u) : Self.text(u))

@@ -38,6 +38,29 @@ import VshTestSupport
         #expect(FileManager.default.fileExists(atPath: vsh.home.file("state/vsh/pocketsphinx.log")))
     }
 
+    /// --levels: a level every 25 ms of audio, in order, louder where the words are, and
+    /// the utterance as before.
+    @Test func levelsForAMeter() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["listen", "--from", Self.real + "/goforward.raw", "--grammar", Self.real + "/goforward.gram",
+                                  "--json", "--levels"])
+        #expect(result.status == 0)
+        let objects = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let levels = objects.compactMap { o -> (Double, Double)? in
+            guard let l = o["level"] as? Double, let t = o["time"] as? Double else { return nil }
+            return (l, t)
+        }
+        #expect(levels.count == Int(2.786 / 0.025))  // 2.786 s of audio
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { abs($1.1 - $0.1 - 0.025) < 1e-6 })
+        let loudest = levels.map(\.0).max() ?? -120, quietest = levels.map(\.0).min() ?? 0
+        #expect(loudest > -30 && loudest <= 0 && loudest - quietest > 20, "\(quietest)...\(loudest) dB")
+        #expect(objects.contains { $0["text"] as? String == "go forward ten meters" })
+        #expect(try vsh.run(["listen", "--from", Self.real + "/goforward.raw", "--levels"]).stderr.contains("--levels goes with --json"))
+    }
+
     @Test(arguments: [
         ("001", "ten of clubs"),
         ("002", "four queen of clubs"),
