@@ -37,6 +37,7 @@ final class ListenerAudioServices: AudioServices {
     }
 
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
+    func stopSpotter() throws -> StreamingRecognizer? { try base.stopSpotter() }
     var path: VoicePath { base.path }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)

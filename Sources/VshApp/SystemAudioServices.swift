@@ -16,6 +16,7 @@ final class SystemAudioServices: AudioServices {
     /// False with `--no-voice`: files are recorded and transcribed, no device is opened.
     let devices: Bool
     private var loadedDictation: SphinxDictation?
+    private var loadedSpotter: SphinxDictation?
 
     init(settings: Settings, paths: Paths, input: String?, output: String?, devices: Bool = true) {
         self.settings = settings
@@ -57,6 +58,18 @@ final class SystemAudioServices: AudioServices {
     }
 
     var path: VoicePath { .system(settings: settings, paths: paths) }
+
+    /// Keyword spotting for "stop recording". The threshold, 1e-30, spotted the phrase
+    /// said on its own and nothing in the librivox sentences (1e-20 missed it).
+    func stopSpotter() throws -> StreamingRecognizer? {
+        if let loadedSpotter { return loadedSpotter }
+        PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+        let spotter = try SphinxDictation(
+            modelDirectory: settings.modelDirectory, keyphrases: [Recorder.stopPhrase.joined(separator: " ")],
+            threshold: 1e-30, workDirectory: paths.state)
+        loadedSpotter = spotter
+        return spotter
+    }
 
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         guard devices else {

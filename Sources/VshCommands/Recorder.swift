@@ -57,6 +57,7 @@ public final class Recorder {
         let pipeline = DictationPipeline(
             source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
             recognizer: try voice.dictation(), interim: true)
+        pipeline.stopSpotter = try voice.stopSpotter()
         var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded
@@ -92,6 +93,10 @@ public final class Recorder {
                     partial = ""
                 case .partial(let text):
                     partial = text
+                case .stopPhrase:
+                    partial = ""
+                    ending = .spokenStop
+                    return false
                 case .utterance(let recognition, _, _):
                     partial = ""
                     var heard = recognition.words

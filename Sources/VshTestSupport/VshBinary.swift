@@ -41,6 +41,18 @@ public struct VshBinary {
         return env
     }
 
+    /// Runs a shell command line (sox, espeak-ng: making test audio); throws when it fails.
+    public static func shell(_ line: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", line]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        struct Failed: Error, CustomStringConvertible { var description: String }
+        if process.terminationStatus != 0 { throw Failed(description: "'\(line)' exited \(process.terminationStatus)") }
+    }
+
     /// Runs vsh with `arguments`, feeding `stdin` through a pipe (so vsh sees a script).
     public func run(_ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()

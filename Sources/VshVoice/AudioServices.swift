@@ -10,6 +10,8 @@ public protocol AudioServices: AnyObject {
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput
     /// The dictation recogniser (loaded on first use, then kept).
     func dictation() throws -> StreamingRecognizer
+    /// A spotter of the phrase that ends a recording by voice, or nil when there is none.
+    func stopSpotter() throws -> StreamingRecognizer?
     /// The voice path as the settings make it: a fresh front end and endpointer per stream.
     var path: VoicePath { get }
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
@@ -32,4 +34,9 @@ public protocol RecordingInput: AudioSource {
     var overruns: Int { get }
     /// Flushes the file to disk and closes the input.
     func finish() throws
+}
+
+extension AudioServices {
+    /// No spotter: a recording ends by Enter, Ctrl-C or the end of its input.
+    public func stopSpotter() throws -> StreamingRecognizer? { nil }
 }

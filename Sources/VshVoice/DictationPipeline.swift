@@ -14,7 +14,17 @@ public final class DictationPipeline {
         /// The words so far of the utterance under way.
         case partial(String)
         case utterance(Recognition, start: Double, end: Double)
+        /// An utterance that was the stop phrase said on its own (`stopSpotter`): not
+        /// dictated, and the person wants the recording to end.
+        case stopPhrase(start: Double, end: Double)
     }
+
+    /// Spots the phrase that ends a recording ("stop recording") in short utterances: a
+    /// keyword spotter, since dictation rarely writes the phrase as said.
+    public var stopSpotter: StreamingRecognizer?
+    /// The longest utterance the stop phrase is looked for in (seconds): said on its own,
+    /// as a command, not inside a sentence.
+    public static let stopPhraseLongest = 2.5
 
     let source: AudioSource
     let frontEnd: Preprocessor?
@@ -60,6 +70,11 @@ public final class DictationPipeline {
                     if fed != nil { _ = recognizer.end() }
                     fed = nil
                     let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
+                    if let stopSpotter, segment.end - segment.start <= Self.stopPhraseLongest,
+                       !stopSpotter.recognize(audio, start: segment.start).words.isEmpty {
+                        if !onEvent(.stopPhrase(start: segment.start, end: segment.end)) { return false }
+                        continue
+                    }
                     let recognition = recognizer.recognize(audio, start: segment.start)
                     if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return false }
                 }

@@ -52,7 +52,7 @@ import VshTestSupport
                 utterances.append(r.text)
                 #expect(end > 1.5 && end <= 2.05, "the utterance ends at the stop, not at \(end)")
             case .partial: partials += 1
-            case .speechStarted: break
+            case .speechStarted, .stopPhrase: break
             }
             return true
         }
@@ -60,6 +60,45 @@ import VshTestSupport
         #expect(utterances == ["words1"], "the speech under way at the stop was decoded")
         // The live decode was ended: the next recording does not begin with these words.
         #expect(recognizer.begun == recognizer.ended)
+    }
+
+    /// Spots the stop phrase in every utterance it is given (each burst here).
+    final class Spotter: StreamingRecognizer {
+        var asked = 0
+        func recognize(_ samples: [Int16], start: Double) -> Recognition {
+            asked += 1
+            return Recognition(words: [RecognizedWord(word: "stop recording", start: start, end: start, confidence: 1)],
+                               confidence: 1)
+        }
+        func begin(at start: Double) {}
+        func feed(_ samples: [Int16]) -> String { "" }
+        func end() -> Recognition { Recognition(words: [], confidence: 0) }
+    }
+
+    /// A short utterance that is the stop phrase ends dictation and is not written down;
+    /// a long one (a sentence) is never taken for it.
+    @Test func theStopPhraseSaidOnItsOwnEndsDictation() throws {
+        // A sentence of four syllables (gaps shorter than the endpointer's hangover), a
+        // short phrase, then more speech that must not be reached.
+        let audio = TestSignal.bursts([1, 0.8, 0.15, 0.8, 0.15, 0.8, 0.15, 0.8, 1.2, 1, 1.5, 0.8, 1])
+        let recognizer = CountingDictation()
+        let spotter = Spotter()
+        let pipeline = Self.pipeline(audio, recognizer)
+        pipeline.stopSpotter = spotter
+        var events: [String] = []
+        try pipeline.run { event in
+            switch event {
+            case .utterance(let r, _, _): events.append(r.text)
+            case .stopPhrase(let start, _): events.append(String(format: "stop at %.1f", start))
+            case .speechStarted, .partial: break
+            }
+            return !events.contains { $0.hasPrefix("stop") }
+        }
+        #expect(events.count == 2, "\(events)")
+        #expect(events.first == "words1", "the 3.65 s sentence is dictated, not spotted")
+        #expect(events.last?.hasPrefix("stop at ") == true)
+        #expect(spotter.asked == 1)
+        #expect(recognizer.whole == 1, "the stop phrase is not dictated")
     }
 
     @Test func aStopInSilenceDecodesNothingMore() throws {

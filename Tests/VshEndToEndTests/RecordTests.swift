@@ -212,6 +212,27 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// "stop recording" said on its own ends the recording there; it is not written down
+    /// and what follows is not recorded.
+    @Test func sayingStopRecordingStops() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let first = EvalData.librivox()[0], second = EvalData.librivox()[1]
+        let spoken = dir.file("spoken.wav"), said = dir.file("stop.wav"), session = dir.file("session.wav")
+        try VshBinary.shell("espeak-ng -v en-us -s 150 -w \(spoken) 'stop recording'")
+        try VshBinary.shell("sox \(spoken) -r 16000 -c 1 -b 16 \(said)")
+        try VshBinary.shell("sox \(first.path) -p pad 0 0.6 | sox - \(said) -p pad 0 1.0 | sox - \(second.path) \(session)")
+        let result = try vsh.run(["--no-voice", "-c", "record --from \(session)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("Recorded ") })
+        let seconds = Double(line.dropFirst("Recorded ".count).prefix { $0 != " " }) ?? 0
+        #expect(seconds > 7 && seconds < 10.5, "stopped after the phrase, not at the end (13.2 s): \(line)")
+        #expect(!line.contains("stop"), "the phrase is not in the transcript: \(line)")
+        #expect(line.contains("dashwood") || line.contains("leisure"), "the first sentence is: \(line)")
+    }
+
     @Test func withoutVoiceRecordSaysWhy() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
