@@ -64,7 +64,7 @@ struct TranscribeSubcommand: ParsableCommand {
                 var heard = false
                 try pipeline.run { event in
                     switch event {
-                    case .speechStarted, .stopPhrase:
+                    case .speechStarted, .stopPhrase, .transcribing:
                         break
                     case .partial(let text):
                         if interim && !text.isEmpty {

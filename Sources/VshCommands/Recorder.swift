@@ -93,6 +93,12 @@ public final class Recorder {
                     partial = ""
                 case .partial(let text):
                     partial = text
+                case .transcribing(let seconds):
+                    // Decoding a long utterance whole holds up the status line: say why.
+                    if seconds >= 2 {
+                        status(Status(elapsed: input.writtenSeconds, level: meter.level,
+                                      words: text() + String(format: " (transcribing the last %.0f s…)", seconds)))
+                    }
                 case .stopPhrase:
                     partial = ""
                     ending = .spokenStop

@@ -51,6 +51,13 @@ public struct CommandEntry {
             if let words = C.self as? any WordsCommand.Type, !arguments.isEmpty, !arguments.contains(where: { $0.hasPrefix("-") }) {
                 return .run(try words.init(words: arguments))
             }
+            // `show -1` is a (wrong) number, not an unknown option: it reaches the command,
+            // which says what numbers there are.
+            if let first = arguments.firstIndex(where: Self.isNegativeNumber), !arguments[..<first].contains("--") {
+                var marked = arguments
+                marked.insert("--", at: first)
+                return .run(try C.parse(marked))
+            }
             return .run(try C.parse(arguments))
         } catch {
             if C.exitCode(for: error) == .success {
@@ -58,6 +65,12 @@ public struct CommandEntry {
             }
             return .failure("\(C.message(for: error))\nusage: \(usage)")
         }
+    }
+}
+
+extension CommandEntry {
+    static func isNegativeNumber(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 }
 

@@ -9,6 +9,8 @@ public final class BufferSink: TextSink {
     public private(set) var text = ""
     public init() {}
     public func write(_ text: String) { self.text += text }
+    /// Forgets what was written so far.
+    public func clear() { text = "" }
 }
 
 /// A line reader that plays back a fixed list of inputs, then reports the end.

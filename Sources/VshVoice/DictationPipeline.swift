@@ -17,6 +17,9 @@ public final class DictationPipeline {
         /// An utterance that was the stop phrase said on its own (`stopSpotter`): not
         /// dictated, and the person wants the recording to end.
         case stopPhrase(start: Double, end: Double)
+        /// An utterance of this many seconds is being decoded whole (it takes a moment:
+        /// about a fifth of its length): for a progress note.
+        case transcribing(Double)
     }
 
     /// Spots the phrase that ends a recording ("stop recording") in short utterances: a
@@ -75,6 +78,7 @@ public final class DictationPipeline {
                         if !onEvent(.stopPhrase(start: segment.start, end: segment.end)) { return false }
                         continue
                     }
+                    if !onEvent(.transcribing(segment.end - segment.start)) { return false }
                     let recognition = recognizer.recognize(audio, start: segment.start)
                     if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return false }
                 }

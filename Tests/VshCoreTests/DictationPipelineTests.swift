@@ -52,7 +52,7 @@ import VshTestSupport
                 utterances.append(r.text)
                 #expect(end > 1.5 && end <= 2.05, "the utterance ends at the stop, not at \(end)")
             case .partial: partials += 1
-            case .speechStarted, .stopPhrase: break
+            case .speechStarted, .stopPhrase, .transcribing: break
             }
             return true
         }
@@ -90,7 +90,7 @@ import VshTestSupport
             switch event {
             case .utterance(let r, _, _): events.append(r.text)
             case .stopPhrase(let start, _): events.append(String(format: "stop at %.1f", start))
-            case .speechStarted, .partial: break
+            case .speechStarted, .partial, .transcribing: break
             }
             return !events.contains { $0.hasPrefix("stop") }
         }

@@ -150,11 +150,17 @@ import VshTestSupport
     }
 
     @Test func plainWordsGiveTheSameCommandAsTheParser() throws {
-        let (_, harness) = try StoreCommandTests.fixture()
+        let (store, harness) = try StoreCommandTests.fixture()
+        defer { withExtendedLifetime(store) {} }
         let many = (0..<5_000).map { "w\($0)" }
         #expect(harness.script(["search \(many.joined(separator: " "))", "search milk", "search --json milk"]) == 0)
         #expect(harness.output.text.hasPrefix("No transcript contains 'w0' and 'w1' and 'w2' and 'w3' and 'w4' and 'w5' and 'w6' and 'w7' and 4992 more words.\n"))
-        #expect(harness.output.text.contains("milk"))
+        #expect(harness.output.text.contains("  1  14:02   0:01  groceries\n"), "\(harness.output.text)")
+        #expect(harness.output.text.contains("\"title\":\"groceries\""))
+        // A negative number is a number that is not in the listing, not an unknown option.
+        harness.error.clear()
+        #expect(harness.script(["list", "show -1"]) == 1)
+        #expect(harness.error.text == "line 2: error: show: there is no number -1 in the last listing (it has 1–2); run 'list' to see the numbers\n")
         // Checked as the parser checks: no words is an error either way.
         #expect(harness.script(["delete"]) == 1)
         #expect(harness.error.text.contains("say which transcripts to delete"))
