@@ -45,7 +45,8 @@ enum PromptListening {
             guard let loaded = session.reloadCommandFilesIfChanged() else { return nil }
             listener.refreshGrammar()
             let problems = loaded.problems.isEmpty ? "" : "; \(loaded.problems.count) problem(s): type 'reload' to see them"
-            return "command files changed: \(loaded.commands.count) custom command(s) loaded" + problems
+            let summary = session.custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded"
+            return "command files changed: \(summary)" + problems
         }
         editor.sideInput = voice
         session.listening = voice

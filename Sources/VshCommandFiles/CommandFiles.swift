@@ -38,6 +38,14 @@ public final class CommandFiles {
         self.searchPath = searchPath
     }
 
+    /// How many commands were loaded, the person's own apart from those shipped with vsh:
+    /// "7 custom command(s) loaded (1 from your files, 6 shipped)".
+    public func summary(of loaded: Loaded) -> String {
+        let shipped = loaded.commands.filter { command in trusted.contains { command.file.hasPrefix($0 + "/") } }.count
+        let total = "\(loaded.commands.count) custom command(s) loaded"
+        return shipped == 0 ? total : total + " (\(loaded.commands.count - shipped) from your files, \(shipped) shipped)"
+    }
+
     /// The shipped directory (when there is one), then the user's.
     public convenience init(paths: Paths, settings: Settings) {
         let shipped = paths.shipped.map { $0 + "/commands" }

@@ -58,7 +58,8 @@ extension Session {
             guard let loaded = shell.session.reloadCommandFilesIfChanged() else { return }
             for problem in loaded.problems { shell.error.line(problem.report) }
             if interactive {
-                shell.error.line("command files changed: \(loaded.commands.count) custom command(s) loaded")
+                let summary = shell.session.custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded"
+                shell.error.line("command files changed: \(summary)")
             }
         }
         hooks.absorb.append { shell, words, interactive, spoken in

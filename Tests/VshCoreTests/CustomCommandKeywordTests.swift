@@ -108,3 +108,23 @@ import VshTestSupport
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
     }
 }
+
+/// What a reload says it loaded: the person's commands apart from the shipped ones.
+@Suite struct CommandFilesSummaryTests {
+    @Test func theSummarySeparatesYourCommandsFromTheShippedOnes() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        dir.write("command wipe\nsay: wipe [the] wall\nrun: help\n", to: "mine/wipe.commands")
+        chmod(dir.file("mine"), 0o700)
+        chmod(dir.file("mine/wipe.commands"), 0o600)
+        let shipped = EvalData.repository + "/commands"
+        let files = CommandFiles(
+            directories: [shipped, dir.file("mine")], trusted: [shipped],
+            dictionaryPath: CommandFileFixture.dictionary, cachePath: dir.file("words"))
+        let loaded = files.load(into: Builtins.registry())
+        #expect(loaded.problems.isEmpty, "\(loaded.problems.map(\.report))")
+        let ours = loaded.commands.filter { !$0.file.hasPrefix(shipped + "/") }.count
+        #expect(ours == 1)
+        #expect(files.summary(of: loaded) == "\(loaded.commands.count) custom command(s) loaded (1 from your files, \(loaded.commands.count - 1) shipped)")
+    }
+}
