@@ -104,6 +104,10 @@ struct CommandFileSyntax {
             fail(line, "'\(name)' is a built-in slot; give the list another name")
             return
         }
+        if let first = lists[name] {
+            problems.append(CommandFileProblem(.warning, file: file, line: line,
+                "list '\(name)' is also defined on line \(first.line); these words are added to it (write the list on one line to say so)"))
+        }
         var definition = lists[name] ?? ListDefinition(name: name, line: line)
         for piece in rest[rest.index(after: colon)...].split(separator: "|", omittingEmptySubsequences: false) {
             let item = SpokenWords.trim(piece)

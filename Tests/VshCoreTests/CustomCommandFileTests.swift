@@ -78,6 +78,8 @@ import VshTestSupport
          ["error: x.commands:1: 'blue =' in list 'colour' gives nothing; write the value after '=' or drop the '='"]),
         ("list colour: red | Red",
          ["error: x.commands:1: 'red' is in list 'colour' twice; remove one"]),
+        ("list colour: red\nlist colour: green",
+         ["warning: x.commands:2: list 'colour' is also defined on line 1; these words are added to it (write the list on one line to say so)"]),
         ("command paint\nsay paint",
          ["error: x.commands:1: command 'paint' has nothing to say; add a 'say:' line with the words that run it",
           "error: x.commands:2: cannot read 'say paint'; expected 'command NAME', 'list NAME: …' or 'KEY: VALUE' with KEY one of summary, say, run, exec, start, keyword, destructive"]),
