@@ -134,7 +134,12 @@ public struct VshMain: ParsableCommand {
             Completion.candidates(for: text, registry: session.registry)
         }) {
             reader = editor
-            // Listening at the prompt (Listener*.swift): speech and typing share the line.
+            // Listening at the prompt (VshVoice/Listening): speech and typing share the line.
+            if global.noVoice {
+                session.notListeningBecause = "vsh was started with --no-voice; start it without that option to speak commands"
+            } else if !session.settings.listenAtPrompt {
+                session.notListeningBecause = "voice.listen is false in vsh.toml; set it to true (or remove it) and start vsh again"
+            }
             if !global.noVoice, session.settings.listenAtPrompt {
                 reader = PromptListening.attach(
                     to: editor, session: session,

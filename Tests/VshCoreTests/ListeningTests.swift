@@ -310,6 +310,21 @@ import VshTestSupport
         #expect(!FileManager.default.fileExists(atPath: harness.directory.file("no")))
     }
 
+    /// After a quiet failure (no default microphone), 'listen on' tries again and says
+    /// how that went, either way.
+    @Test func listenOnSaysWhetherTheRetryWorked() throws {
+        let f = ListeningTests.Fixture()
+        f.voice.post(.failed("cannot open audio capture device 'default'", quiet: true))
+        #expect(ListeningTests.notes(f.voice.takeActions()) == [])
+        #expect(try f.voice.setListening(true).hasPrefix("trying the audio input again"))
+        #expect(f.listener.restarted == 1)
+        f.voice.post(.failed("cannot open audio capture device 'default'", quiet: true))
+        #expect(ListeningTests.notes(f.voice.takeActions()) == ["warning: not listening: cannot open audio capture device 'default'"])
+        #expect(try f.voice.setListening(true).hasPrefix("trying the audio input again"))
+        f.voice.post(.ready("microphone default", wakePhrase: "listen on"))
+        #expect(ListeningTests.notes(f.voice.takeActions()) == ["(listening to microphone default)"])
+    }
+
     @Test func listenWithoutAListenerSaysWhy() {
         let harness = ShellHarness()
         #expect(harness.script(["listen"]) == 0)

@@ -233,6 +233,24 @@ import VshTestSupport
         #expect(line.contains("dashwood") || line.contains("leisure"), "the first sentence is: \(line)")
     }
 
+    /// At a prompt started with --no-voice, 'listen' gives that as the reason.
+    @Test func listenUnderNoVoiceSaysWhy() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--no-voice"], environment: vsh.environment(["TERM": "xterm", "PATH": "/usr/bin:/bin"]))
+        try tty.waitFor("vsh> ")
+        try tty.type("listen")
+        try tty.send("Enter")
+        try tty.waitFor("not listening: vsh was started with --no-voice; start it without that option to speak commands")
+        try tty.type("listen on")
+        try tty.send("Enter")
+        try tty.waitFor("error: listen: vsh was started with --no-voice")
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func withoutVoiceRecordSaysWhy() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

@@ -24,11 +24,12 @@ public struct ListenCommand: ShellCommand {
 
     public func run(in context: CommandContext) throws {
         guard let control = context.session.listening else {
+            let why = context.session.notListeningBecause
             if state == nil {
-                context.output.line("not listening: vsh listens only at an interactive prompt with an audio input (--audio-in DEVICE or FILE)")
+                context.output.line("not listening: " + (why ?? "vsh listens only at an interactive prompt with an audio input (--audio-in DEVICE or FILE)"))
                 return
             }
-            throw CommandError("vsh listens only at an interactive prompt with an audio input; start it at a terminal with --audio-in DEVICE or FILE, without --no-voice")
+            throw CommandError(why ?? "vsh listens only at an interactive prompt with an audio input; start it at a terminal with --audio-in DEVICE or FILE, without --no-voice")
         }
         guard let state else {
             context.output.line(control.status)

@@ -95,6 +95,8 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     public internal(set) var isOn = true
     /// The input was a file that has played to its end.
     private var inputEnded = false
+    /// `listen on` asked to try the input again: its outcome is said, even a quiet failure.
+    private var retrying = false
     private var hearing = false
     var question: PromptQuestion?
     var wake: SpokenPattern?
@@ -158,6 +160,8 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
             case .ready(let name, let wakePhrase):
                 input = name
                 problem = nil
+                if retrying { notes.append(dim("(listening to \(name))")) }
+                retrying = false
                 if wakePhrase != options.wakePhrase { wake = try? SpokenPattern.parse(wakePhrase) }
             case .speechStarted:
                 hearing = true
@@ -184,7 +188,8 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
                 input = nil
                 hearing = false
                 problem = message
-                if !quiet { notes.append(options.style.yellow("warning:") + " not listening: \(message)") }
+                if !quiet || retrying { notes.append(options.style.yellow("warning:") + " not listening: \(message)") }
+                retrying = false
             }
         }
         if !events.isEmpty {
@@ -232,6 +237,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
             return "the audio input has ended (\(problem ?? "")); start vsh again to listen"
         }
         if on, input == nil {
+            retrying = true
             listener.restart()
             return "trying the audio input again" + (problem.map { " (last time: \($0))" } ?? "")
         }
