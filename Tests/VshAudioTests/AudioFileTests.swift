@@ -334,3 +334,20 @@ private func permissions(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
 }
+
+/// PocketSphinx's log never grows without end: past the limit it moves aside.
+@Suite struct PocketSphinxLogTests {
+    @Test func aLogPastItsLimitMovesAside() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let log = dir.file("pocketsphinx.log")
+        try Data(count: PocketSphinxLog.limit + 1).write(to: URL(fileURLWithPath: log))
+        try Data("older\n".utf8).write(to: URL(fileURLWithPath: log + ".1"))
+        PocketSphinxLog.rotate(log)
+        #expect(!FileManager.default.fileExists(atPath: log))
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: log + ".1")).count) == PocketSphinxLog.limit + 1)
+        try Data("small\n".utf8).write(to: URL(fileURLWithPath: log))
+        PocketSphinxLog.rotate(log)
+        #expect(FileManager.default.fileExists(atPath: log))
+    }
+}
