@@ -15,9 +15,13 @@ struct AppContext {
     let warnings: [String]
 
     init(global: GlobalOptions) throws {
+        try self.init(store: global.store, config: global.config)
+    }
+
+    init(store: String?, config: String?) throws {
         environment = ProcessInfo.processInfo.environment
         paths = Paths.resolve(
-            store: global.store, config: global.config, environment: environment,
+            store: store, config: config, environment: environment,
             executable: CommandLine.arguments.first ?? "vsh")
         // Encrypted store audio (`encrypt on`) is read with this key wherever it is opened.
         KeyFile.current = KeyFile(path: paths.keyFile)

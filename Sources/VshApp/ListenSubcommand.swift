@@ -14,7 +14,7 @@ struct ListenSubcommand: ParsableCommand {
         commandName: "listen",
         abstract: "Run the voice path over an audio file and print what each utterance would do.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var tool: ToolOptions
 
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
@@ -39,7 +39,7 @@ struct ListenSubcommand: ParsableCommand {
     }
 
     func run() throws {
-        let app = try AppContext(global: global)
+        let app = try AppContext(store: nil, config: tool.config)
         let path = app.voicePath
         let (jsgf, vocabulary, interpret) = try app.commandGrammar(file: grammar)
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
@@ -72,25 +72,4 @@ struct ListenSubcommand: ParsableCommand {
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
             + "\"latency\": \(JSON.number(u.latency))}"
     }
-}
-
-/// Options every vsh command line shares.
-struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Transcript store directory (env VSH_STORE; default $XDG_DATA_HOME/vsh).", valueName: "dir"))
-    var store: String?
-
-    @Option(name: .long, help: ArgumentHelp("Configuration directory (env VSH_CONFIG; default $XDG_CONFIG_HOME/vsh).", valueName: "dir"))
-    var config: String?
-
-    @Flag(name: .customLong("no-voice"), help: "Do not open the microphone; typed commands only.")
-    var noVoice = false
-
-    @Option(name: .customLong("audio-in"), help: ArgumentHelp("The ALSA capture device (default: voice.device), or at the prompt an audio file played in as if it were the microphone.", valueName: "device|file"))
-    var audioIn: String?
-
-    @Option(name: .customLong("audio-out"), help: ArgumentHelp("The ALSA playback device (default: 'default').", valueName: "device"))
-    var audioOut: String?
-
-    @Flag(help: "Say more: the files vsh reads, and with --version the libraries it linked.")
-    var verbose = false
 }

@@ -14,7 +14,7 @@ struct TranscribeSubcommand: ParsableCommand {
         commandName: "transcribe",
         abstract: "Transcribe audio files with the language model, or spot keywords in them.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var tool: ToolOptions
 
     @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var files: [String]
@@ -45,7 +45,7 @@ struct TranscribeSubcommand: ParsableCommand {
     }
 
     func run() throws {
-        let app = try AppContext(global: global)
+        let app = try AppContext(store: nil, config: tool.config)
         PocketSphinxLog.send(to: app.paths.state + "/pocketsphinx.log")
         let recognizer: StreamingRecognizer
         if let keywords {

@@ -125,6 +125,14 @@ import VshTestSupport
             #expect(script.status == 0)
             #expect(script.stdout.contains("--audio-in") && script.stdout.contains("transcribe"), "\(shell)")
         }
+        // listen and transcribe read a file: the shell's device and store options are not theirs.
+        for tool in ["listen", "transcribe"] {
+            let help = try vsh.run(["help", tool]).stdout
+            #expect(help.contains("--config"), "\(tool)")
+            for option in ["--no-voice", "--audio-in", "--audio-out", "--store"] {
+                #expect(!help.contains(option), "\(tool) --help lists \(option)")
+            }
+        }
         let help = try vsh.run(["--help"])
         #expect(help.stdout.contains("  exit, quit    Leave vsh\n"))
         #expect(help.stdout.contains("  record        Record a note"))
