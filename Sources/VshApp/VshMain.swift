@@ -54,6 +54,27 @@ public struct VshMain: ParsableCommand {
 
     public init() {}
 
+    /// Parses the command line and runs it. Mistakes in the command line are reported by
+    /// the parser, with usage; a failure while running is `error: …` as in the shell.
+    public static func start(_ arguments: [String]) -> Never {
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(Self.arguments(arguments))
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+            exit()
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch {
+            if exitCode(for: error) == .success || error is CleanExit { exit(withError: error) }
+            FileDescriptorSink.standardError.line("error: \(error)")
+            exit(withError: ExitCode.failure)
+        }
+    }
+
     /// `vsh list`, `vsh record --from x.wav`: a shell command where the command line
     /// expects options is run as if given with `-c` (the words quoted as they were), so a
     /// person who types it from their shell gets the command, not "unexpected argument".

@@ -4,4 +4,4 @@ import VshApp
 // Past a file-size limit a write should fail with EFBIG, which vsh reports and recovers
 // from, rather than kill vsh mid-recording (SIGXFSZ's default action).
 signal(SIGXFSZ, SIG_IGN)
-VshMain.main(VshMain.arguments(Array(CommandLine.arguments.dropFirst())))
+VshMain.start(Array(CommandLine.arguments.dropFirst()))

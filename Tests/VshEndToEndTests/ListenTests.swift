@@ -96,5 +96,6 @@ import VshTestSupport
         let result = try vsh.run(["listen", "--from", "/nonexistent/x.wav"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot read audio file '/nonexistent/x.wav': no such file"))
+        #expect(result.stderr.hasPrefix("error: "), "one form of error, as in the shell: \(result.stderr)")
     }
 }
