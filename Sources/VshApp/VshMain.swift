@@ -127,7 +127,9 @@ public struct VshMain: ParsableCommand {
             stderr.line("warning: \(paths.historyFile): skipped \(history.skippedLines) unreadable line(s)")
         }
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
-        for problem in session.loadCommandFiles().problems { stderr.line(problem.report) }
+        let problems = session.loadCommandFiles().problems
+        for problem in problems { stderr.line(problem.report) }
+        session.custom.reportedAtStart = problems
         // With --no-voice no device opens, but files are still recorded (`record --from`).
         session.voice = SystemAudioServices(
             settings: settings, paths: paths, input: global.audioIn, output: global.audioOut, devices: !global.noVoice)

@@ -15,6 +15,9 @@ public final class CustomCommandState {
     var started: [Process] = []
     /// Whether the shell's hooks for command files are installed in the session.
     var hooked = false
+    /// The problems said when vsh started, so a `reload` run before anything else does
+    /// not print them a second time.
+    public var reportedAtStart: [CommandFileProblem] = []
 
     public init() {}
 }

@@ -12,6 +12,8 @@ public final class Session {
     public let history: CommandHistory
     /// Set by `exit`: the shell stops after the current command.
     public var exitRequested = false
+    /// Commands the shell has started in this session (the one running included).
+    public internal(set) var commandsRun = 0
     /// The ids the last `list` or `search` numbered, so `show 2` means its second line.
     public var listing: [String]?
     /// Asks whether the person wants a long-running command (record, play) to stop:

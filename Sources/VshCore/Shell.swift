@@ -43,6 +43,7 @@ public final class Shell {
     }
 
     private func run(_ words: [String], interactive: Bool, errorPrefix: String, spoken: Bool) -> Bool {
+        session.commandsRun += 1
         for absorb in session.hooks.absorb where absorb(self, words, interactive, spoken) { return true }
         let name = words[0]
         guard let entry = session.registry.lookup(name) else {

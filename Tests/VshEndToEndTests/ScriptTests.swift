@@ -100,6 +100,22 @@ import VshTestSupport
         #expect(try vsh.run(["-c", "quality"]).stdout == "medium\n")
     }
 
+    /// `vsh -c reload` says each problem once: at start, and reload does not repeat what
+    /// was just said; after another command it says them all again.
+    @Test func reloadSaysEachProblemOnce() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("command paint\nsay: paint\n", to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let problem = "command 'paint' does nothing"
+        let once = try vsh.run(["-c", "reload"])
+        #expect(once.stderr.components(separatedBy: problem).count - 1 == 1, "\(once.stderr)")
+        #expect(once.stderr.contains("error: reload: 1 error(s) in the command files (above)"))
+        let again = try vsh.run(["-c", "quality; reload"])
+        #expect(again.stderr.components(separatedBy: problem).count - 1 == 2, "\(again.stderr)")
+    }
+
     /// A shell command typed where the command line expects options runs, as with -c.
     @Test func aShellCommandAsTheFirstArgumentRuns() throws {
         let vsh = VshBinary()

@@ -14,8 +14,11 @@ public struct ReloadCommand: ShellCommand {
     public init() {}
 
     public func run(in context: CommandContext) throws {
-        let loaded = context.session.loadCommandFiles(checkAll: true)
-        for problem in loaded.problems { context.error.line(problem.report) }
+        let session = context.session
+        let loaded = session.loadCommandFiles(checkAll: true)
+        // Said just above, at start, with nothing run since: not said again.
+        let said = session.commandsRun == 1 ? session.custom.reportedAtStart : []
+        for problem in loaded.problems where !said.contains(problem) { context.error.line(problem.report) }
         if context.interactive {
             let files = loaded.files.count == 1 ? "1 file" : "\(loaded.files.count) files"
             context.output.line("\(loaded.commands.count) custom command(s) from \(files)")
