@@ -82,6 +82,7 @@ public struct VshMain: ParsableCommand {
     public static func arguments(_ arguments: [String]) -> [String] {
         let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c"]
         let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        if arguments.contains("-c") { return arguments }  // commands given already: the parser says what is extra
         var i = 0
         while i < arguments.count {
             let word = arguments[i]

@@ -32,6 +32,8 @@ public final class Recorder {
         public var ending: Ending
         /// Overruns of the device: short gaps in the audio.
         public var overruns: Int
+        /// Warnings for the person (the spoken stop does not work in this recording).
+        public var notes: [String] = []
     }
 
     /// The phrase that ends a recording by voice; it is not kept in the transcript.
@@ -50,14 +52,25 @@ public final class Recorder {
     public func record(
         file: String?, quality: Quality, shouldStop: () -> String?, started: () -> Void = {}, status: (Status) -> Void
     ) throws -> Result {
+        // The recognisers load before anything is written: one that fails leaves no draft.
+        let dictation = try voice.dictation()
+        // Without the spotter (a model whose dictionary lacks the words) a recording still
+        // works; only the spoken stop does not, and the result says so.
+        var notes: [String] = []
+        var spotter: StreamingRecognizer?
+        do {
+            spotter = try voice.stopSpotter()
+        } catch {
+            notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
+        }
         let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
         var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
         try input.startWriting(to: draft.audioPath)
         started()
         let pipeline = DictationPipeline(
             source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
-            recognizer: try voice.dictation(), interim: true)
-        pipeline.stopSpotter = try voice.stopSpotter()
+            recognizer: dictation, interim: true)
+        pipeline.stopSpotter = spotter
         var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded
@@ -71,7 +84,7 @@ public final class Recorder {
                 draft, transcript: words.map(\.word).joined(separator: " "), words: words,
                 duration: input.writtenSeconds)) ?? draft
             draft.duration = input.writtenSeconds
-            return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns)
+            return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns, notes: notes)
         }
         func text() -> String { (words.map(\.word) + (partial.isEmpty ? [] : [partial])).joined(separator: " ") }
         do {
@@ -101,7 +114,7 @@ public final class Recorder {
                     }
                 case .stopPhrase:
                     partial = ""
-                    ending = .spokenStop
+                    if ending == .inputEnded { ending = .spokenStop }
                     return false
                 case .utterance(let recognition, _, _):
                     partial = ""
@@ -128,7 +141,7 @@ public final class Recorder {
         } catch {
             return failed(error)
         }
-        return Result(draft: draft, ending: ending, overruns: input.overruns)
+        return Result(draft: draft, ending: ending, overruns: input.overruns, notes: notes)
     }
 }
 

@@ -68,7 +68,10 @@ public enum Completion {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else {
             return []
         }
-        return names.filter { $0.hasPrefix(stem) && (stem.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+        // A name with control characters is never offered: it could not be typed, and
+        // printing it would send its escapes to the terminal.
+        return names.filter { $0.hasPrefix(stem) && (stem.hasPrefix(".") || !$0.hasPrefix(".")) && $0.visible == $0 }
+            .sorted().map { name in
             var isDirectory: ObjCBool = false
             FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
             return shown + name + (isDirectory.boolValue ? "/" : "")

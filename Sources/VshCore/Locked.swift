@@ -21,13 +21,18 @@ public final class Locked<State>: @unchecked Sendable {
     }
 
     /// Waits until `ready` holds (re-checked after every change), then runs `body` holding
-    /// the lock. Returns nil, without running `body`, when `deadline` passed first.
-    public func wait<T>(until ready: (State) -> Bool, deadline: Date? = nil, then body: (inout State) -> T) -> T? {
+    /// the lock. `prepare` runs first, in the same hold of the lock (so nothing can change
+    /// between it and the wait), and its change is announced to other waiters. Returns
+    /// nil, without running `body`, when `deadline` passed first.
+    public func wait<T>(until ready: (State) -> Bool, deadline: Date? = nil, prepare: (inout State) -> Void = { _ in },
+                        then body: (inout State) -> T) -> T? {
         condition.lock()
         defer {
             condition.broadcast()
             condition.unlock()
         }
+        prepare(&state)
+        condition.broadcast()
         while !ready(state) {
             if let deadline {
                 if !condition.wait(until: deadline) && !ready(state) { return nil }

@@ -200,7 +200,16 @@ public final class LibEditReader: LineReader {
         let (partial, matches) = completer(before)
         if matches.isEmpty { return UInt8(vsh_cc_error()) }
         if matches.count == 1 {
-            el_insertstr(editLine, String(matches[0].dropFirst(partial.count)) + " ")
+            let match = matches[0]
+            // A directory goes on with its files (no space); a name with spaces is quoted.
+            let end = match.hasSuffix("/") ? "" : " "
+            let quoted = Words.quote(match)
+            if quoted != match, !match.hasSuffix("/") {
+                el_deletestr(editLine, Int32(partial.count))
+                el_insertstr(editLine, quoted + end)
+            } else {
+                el_insertstr(editLine, String(match.dropFirst(partial.count)) + end)
+            }
             return UInt8(vsh_cc_refresh())
         }
         let common = Completion.commonPrefix(matches)
@@ -208,7 +217,7 @@ public final class LibEditReader: LineReader {
             el_insertstr(editLine, String(common.dropFirst(partial.count)))
             return UInt8(vsh_cc_refresh())
         }
-        fputs("\n" + matches.joined(separator: "  ") + "\n", stdout)
+        fputs("\n" + matches.map(\.visible).joined(separator: "  ") + "\n", stdout)
         fflush(stdout)
         return UInt8(vsh_cc_redisplay())
     }

@@ -28,6 +28,8 @@ public final class DictationPipeline {
     /// The longest utterance the stop phrase is looked for in (seconds): said on its own,
     /// as a command, not inside a sentence.
     public static let stopPhraseLongest = 2.5
+    /// How much of the utterance the spotted phrase must cover.
+    public static let stopPhraseShare = 0.4
 
     let source: AudioSource
     let frontEnd: Preprocessor?
@@ -73,12 +75,17 @@ public final class DictationPipeline {
                     if fed != nil { _ = recognizer.end() }
                     fed = nil
                     let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
-                    if let stopSpotter, segment.end - segment.start <= Self.stopPhraseLongest,
-                       !stopSpotter.recognize(audio, start: segment.start).words.isEmpty {
+                    // The stop phrase: a short utterance that is mostly the phrase the spotter
+                    // heard (said on its own, not a word of a sentence). Dictation cannot
+                    // confirm it: it writes the phrase as "stop or the", "top floor do".
+                    let length = segment.end - segment.start
+                    if let stopSpotter, length <= Self.stopPhraseLongest,
+                       stopSpotter.recognize(audio, start: segment.start).words
+                           .contains(where: { $0.end - $0.start >= Self.stopPhraseShare * length }) {
                         if !onEvent(.stopPhrase(start: segment.start, end: segment.end)) { return false }
                         continue
                     }
-                    if !onEvent(.transcribing(segment.end - segment.start)) { return false }
+                    if !onEvent(.transcribing(length)) { return false }
                     let recognition = recognizer.recognize(audio, start: segment.start)
                     if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return false }
                 }

@@ -11,10 +11,13 @@ import VshTestSupport
     final class CountingDictation: StreamingRecognizer {
         var begun = 0, ended = 0, whole = 0
         var live = 0
+        /// What the Nth whole utterance says.
+        var say: (Int) -> String = { "words\($0)" }
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             whole += 1
-            return Recognition(words: [RecognizedWord(word: "words\(whole)", start: start, end: start, confidence: 1)],
-                               confidence: 1)
+            return Recognition(
+                words: say(whole).split(separator: " ").map { RecognizedWord(word: String($0), start: start, end: start, confidence: 1) },
+                confidence: 1)
         }
         func begin(at start: Double) {
             begun += 1
@@ -62,13 +65,17 @@ import VshTestSupport
         #expect(recognizer.begun == recognizer.ended)
     }
 
-    /// Spots the stop phrase in every utterance it is given (each burst here).
+    /// Spots the stop phrase in every utterance it is given (each burst here), over
+    /// `share` of it.
     final class Spotter: StreamingRecognizer {
         var asked = 0
+        var share = 1.0
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             asked += 1
-            return Recognition(words: [RecognizedWord(word: "stop recording", start: start, end: start, confidence: 1)],
-                               confidence: 1)
+            let seconds = Double(samples.count) / Double(AudioFormat.sampleRate)
+            return Recognition(
+                words: [RecognizedWord(word: "stop recording", start: start, end: start + share * seconds, confidence: 1)],
+                confidence: 1)
         }
         func begin(at start: Double) {}
         func feed(_ samples: [Int16]) -> String { "" }
@@ -99,6 +106,24 @@ import VshTestSupport
         #expect(events.last?.hasPrefix("stop at ") == true)
         #expect(spotter.asked == 1)
         #expect(recognizer.whole == 1, "the stop phrase is not dictated")
+    }
+
+    /// A phrase spotted in a small part of an utterance (a word inside speech) is not the
+    /// stop: the utterance keeps its words and the recording goes on.
+    @Test func aPhraseInsideMoreSpeechIsNotTheStop() throws {
+        let audio = TestSignal.bursts([1, 1, 1, 1, 1])
+        let recognizer = CountingDictation()
+        let pipeline = Self.pipeline(audio, recognizer)
+        let spotter = Spotter()
+        spotter.share = 0.2
+        pipeline.stopSpotter = spotter
+        var texts: [String] = []
+        try pipeline.run { event in
+            if case .utterance(let r, _, _) = event { texts.append(r.text) }
+            if case .stopPhrase = event { texts.append("STOP") }
+            return true
+        }
+        #expect(texts == ["words1", "words2"])
     }
 
     @Test func aStopInSilenceDecodesNothingMore() throws {

@@ -46,6 +46,7 @@ public struct RecordCommand: ShellCommand {
         session.currentDraft = draft
         let transcript = draft.transcript.isEmpty ? "(no words recognised)" : draft.transcript
         context.output.line(String(format: "Recorded %.1f s: ", draft.duration) + transcript)
+        for note in result.notes { context.warn(note) }
         if result.overruns > 0 {
             context.error.line("warning: the microphone overran \(result.overruns) time\(result.overruns == 1 ? "" : "s") "
                 + "(the computer was too busy to take its audio in time), so the recording has short gaps")

@@ -85,8 +85,11 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
     }
 
     public func read(into buffer: inout [Int16]) throws -> Int {
-        flow.withLock { if $0.paused && !$0.stopped { $0.parked = true } }
-        let (reopen, stopped) = flow.wait(until: { !$0.paused || $0.stopped }) { flow in
+        // One hold of the lock from the check to the wait: a pause that lands in between
+        // would leave `record` waiting for a listener that never says it is parked.
+        let (reopen, stopped) = flow.wait(
+            until: { !$0.paused || $0.stopped }, prepare: { if $0.paused && !$0.stopped { $0.parked = true } }
+        ) { flow in
             flow.parked = false
             defer { flow.released = false }
             return (flow.released, flow.stopped)

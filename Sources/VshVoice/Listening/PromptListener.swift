@@ -49,8 +49,11 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         }
         guard starting else { return }
         let thread = Thread { [self] in
-            listen(current)
+            let last = listen(current)
+            // Not running any more before the prompt hears why: a 'listen on' that
+            // follows at once starts the listener again.
             grammars.withLock { $0.running = false }
+            if let last { prompt.post(last) }
         }
         thread.name = "vsh listener"
         thread.stackSize = 8 << 20
@@ -103,20 +106,19 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
 
     public func restart() { start() }
 
-    private func listen(_ grammars: [VoiceGrammar]) {
+    /// Listens until the input ends or fails; returns the event that says so, if any.
+    private func listen(_ grammars: [VoiceGrammar]) -> ListenerEvent? {
         do {
             try audio.open()
         } catch {
-            prompt.post(.failed("\(error)", quiet: !explicit))
-            return
+            return .failed("\(error)", quiet: !explicit)
         }
         defer { audio.close() }
         let loaded: (VoiceGrammar, CommandRecognizer, String)
         do {
             loaded = try recognizer(grammars)
         } catch {
-            prompt.post(.failed("the recogniser did not start: \(error)", quiet: false))
-            return
+            return .failed("the recogniser did not start: \(error)", quiet: false)
         }
         let (firstGrammar, first, wakePhrase) = loaded
         let current = CurrentGrammar(grammar: firstGrammar, recognizer: first)
@@ -149,10 +151,11 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
                 }
                 return !audio.isStopped
             }
-            if !audio.isStopped { prompt.post(.ended("\(audio.name) ended")) }
+            if !audio.isStopped { return .ended("\(audio.name) ended") }
         } catch {
-            prompt.post(.failed("\(error)", quiet: false))
+            return .failed("\(error)", quiet: false)
         }
+        return nil
     }
 
     /// The recogniser for the first grammar that loads: the commands plus the prompt's
