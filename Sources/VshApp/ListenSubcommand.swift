@@ -19,7 +19,7 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
 
-    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end.")
+    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features.")
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
@@ -70,6 +70,22 @@ struct ListenSubcommand: ParsableCommand {
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
-            + "\"latency\": \(JSON.number(u.latency))}"
+            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition) + "}"
+    }
+
+    /// Appended after the fields above (their order and meaning stay): the other phrases
+    /// that fit ("did you mean"), and what the confidence was computed from.
+    static func details(_ r: Recognition) -> String {
+        let alternatives = r.alternatives.map { JSON.string($0.joined(separator: " ")) }.joined(separator: ", ")
+        var out = ", \"alternatives\": [\(alternatives)]"
+        if let f = r.features {
+            out += ", \"features\": {\"grammar_score\": \(JSON.number(f.grammarScore)), "
+                + "\"grammar_acoustic\": \(JSON.number(f.grammarAcoustic)), "
+                + "\"phone_loop_score\": \(JSON.number(f.phoneLoopScore)), "
+                + "\"phone_loop_acoustic\": \(JSON.number(f.phoneLoopAcoustic)), "
+                + "\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
+                + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null")}"
+        }
+        return out
     }
 }

@@ -120,14 +120,19 @@ final class PocketSphinxDecoder {
     /// gives them). Looks at no more than `paths` paths; the list may include partial
     /// phrases of a grammar. Empty when the search made no lattice.
     func nbest(limit: Int, paths: Int = 30) -> [String] {
-        var found: [String] = []
+        nbestScored(limit: limit, paths: paths).map(\.text)
+    }
+
+    /// The same, with each sequence's best path score (log base 1.0001, as `Hypothesis.score`).
+    func nbestScored(limit: Int, paths: Int = 30) -> [(text: String, score: Int32)] {
+        var found: [(text: String, score: Int32)] = []
         var iterator = ps_nbest(decoder)
         var seen = 0
         while let current = iterator, found.count < limit, seen < paths {
             var score: Int32 = 0
             if let text = ps_nbest_hyp(current, &score).map({ String(cString: $0) }), !text.isEmpty,
-               !found.contains(text) {
-                found.append(text)
+               !found.contains(where: { $0.text == text }) {
+                found.append((text, score))
             }
             seen += 1
             iterator = ps_nbest_next(current)

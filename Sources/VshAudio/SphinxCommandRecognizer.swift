@@ -54,19 +54,24 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
                 confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
         }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
-        // The runners-up, for "did you mean": read before the phone loop replaces the lattice.
+        // The runners-up, for "did you mean" and for the confidence: read before the phone
+        // loop replaces the lattice.
         let best = words.map(\.word)
-        let alternatives = decoder.nbest(limit: 4, paths: 100).map { text in
-            text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
-                .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }
-        }.filter { !$0.isEmpty && $0 != best }
+        let scored = decoder.nbestScored(limit: 5, paths: 100).map { entry in
+            (words: entry.text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
+                .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }, score: entry.score)
+        }
+        let alternatives = scored.map(\.words).filter { !$0.isEmpty && $0 != best }
+        let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
+        let runnerUp = scored.first { $0.words != best }.map { top - Double($0.score) }
         decoder.use("phone")
         let loop = decoder.decode(audio)
         let features = Confidence.Features(
             grammarScore: Double(hyp.score), grammarAcoustic: Double(hyp.acousticScore),
             phoneLoopScore: Double(loop.score), phoneLoopAcoustic: Double(loop.acousticScore),
-            frames: hyp.frames, wordFrames: wordFrames, phones: phones)
-        return Recognition(words: words, confidence: Confidence.model.probability(features), alternatives: alternatives)
+            frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count, runnerUpGap: runnerUp)
+        return Recognition(words: words, confidence: Confidence.model.probability(features), alternatives: alternatives,
+                           features: features)
     }
 
     /// Brings the utterance to a steady speaking level (RMS ≈ 3000), never clipping and

@@ -29,9 +29,14 @@ public struct Confidence: Sendable, Equatable {
         public var wordFrames: Int
         /// Phones in the recognised words' pronunciations.
         public var phones: Int
+        /// Words recognised (fillers not counted).
+        public var words: Int
+        /// How much better the best phrase scores than the best *different* phrase of the
+        /// grammar's n-best list (path scores); nil when the search offered no other phrase.
+        public var runnerUpGap: Double?
 
         public init(grammarScore: Double, grammarAcoustic: Double, phoneLoopScore: Double, phoneLoopAcoustic: Double,
-                    frames: Int, wordFrames: Int, phones: Int) {
+                    frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil) {
             self.grammarScore = grammarScore
             self.grammarAcoustic = grammarAcoustic
             self.phoneLoopScore = phoneLoopScore
@@ -39,6 +44,8 @@ public struct Confidence: Sendable, Equatable {
             self.frames = frames
             self.wordFrames = wordFrames
             self.phones = phones
+            self.words = words
+            self.runnerUpGap = runnerUpGap
         }
 
         /// The model's inputs, in the order of its weights.

@@ -12,11 +12,16 @@ public struct Recognition: Sendable, Equatable {
     /// may hold partial phrases): what "did you mean" offers when the confidence is low.
     /// Empty when the recogniser cannot tell.
     public var alternatives: [[String]] = []
+    /// What the confidence was computed from, when the recogniser has a confidence model
+    /// (`vsh listen --json` prints it, for benchmarks).
+    public var features: Confidence.Features?
 
-    public init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = []) {
+    public init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = [],
+                features: Confidence.Features? = nil) {
         self.words = words
         self.confidence = confidence
         self.alternatives = alternatives
+        self.features = features
     }
 
     public var text: String { words.map(\.word).joined(separator: " ") }
