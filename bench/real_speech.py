@@ -1,0 +1,505 @@
+#!/usr/bin/env python3
+"""Real human speech: vsh beside stock PocketSphinx, in one run.
+
+    python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
+                                 [--no-kws] [--vsh-args ARGS]
+
+Data (/work/shared/eval/real, see its README):
+  sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
+         left right on off stop go) are commands; `_unknown_` (other words) and
+         `_silence_` (background noise) must run nothing. vsh runs
+         `listen --from F --json --grammar bench/real/speech-commands.gram`, where every
+         accepted phrase is its own command (the JSGF route: one command per word, the
+         same grammar the baseline gets).
+  fsdd   Free Spoken Digit Dataset, 4 speakers, 8 kHz (upsampled to 16 kHz with sox
+         for both tools), grammar bench/real/digits.gram.
+  cards  cards/001..005.wav and goforward.raw with their own grammars.
+  prompt the Speech Commands clips against vsh's prompt grammar (bench/commands.gram, as
+         bench/voice.py uses it): only "stop" is a command there, so every other clip
+         (yes, no, up, left, "happy", "marvin", noise, ...) that runs a command is a false
+         accept, the "next ran exit" case.
+
+Every clip is padded with 0.4 s of noise before and after, as a microphone would give:
+noise with the spectrum and level of the clip's own quietest 100 ms (seeded by the file
+name, so the audio is the same in every run). Padded audio is cached in
+.build/bench-real/audio/.
+
+Baselines: stock `pocketsphinx_continuous -infile F -jsgf G` (its own defaults, full
+dictionary; every printed line is an accepted phrase), and, for sc, stock keyword spotting
+(`pocketsphinx_continuous -infile F -kws LIST`). Keyword thresholds are per word, chosen by
+2-fold cross-validation by speaker: each word is spotted at 10 thresholds at once (one
+dictionary alias per word and threshold, 1e+40 … 1e-40), the thresholds are fitted (coordinate ascent on
+12-class top-1) on one speaker fold and scored on the other; the table shows the two
+held-out folds together.
+
+Speaker folds: fold = crc32(speaker) % 2 (`_silence_` clips: crc32(file name) % 2).
+Anything fitted on this data (kws thresholds here; vsh's confidence model, see
+bench/fit_confidence.py) is reported on held-out speakers only.
+
+Per-file outcomes: .build/bench-real/<set>-<tool>.tsv. CPU seconds are those of the
+child processes (one process per file, --jobs at a time).
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import wave
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import isolated_env  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REAL = "/work/shared/eval/real"
+GRAMMARS = os.path.join(ROOT, "bench", "real")
+MODEL = "/usr/share/pocketsphinx/model/en-us"
+BASELINE = "pocketsphinx_continuous"
+BASELINE_COMMON = ["-hmm", MODEL + "/en-us", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"]
+SC_WORDS = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go"]
+DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+PAD = 0.4            # seconds of noise each side
+PREP_VERSION = "1"   # bump when the padding recipe changes
+KWS_EXPONENTS = [40, 30, 20, 15, 10, 5, 0, -5, -10, -20, -30, -40]  # thresholds 1eN
+TIMEOUT = 120
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def fold_of(key):
+    return zlib.crc32(key.encode()) % 2
+
+
+# ---------------------------------------------------------------- audio preparation
+
+def read_audio(path, rate):
+    """Any file sox reads, as int16 mono at `rate`."""
+    out = subprocess.run(["sox", path, "-t", "raw", "-r", str(rate), "-e", "signed", "-b", "16", "-c", "1", "-"],
+                         capture_output=True, check=True).stdout
+    return np.frombuffer(out, dtype="<i2").astype(np.float64)
+
+
+def write_wav(path, x, rate):
+    y = np.clip(np.round(x), -32768, 32767).astype("<i2")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(y.tobytes())
+
+
+def room_noise(x, rate, n, seed):
+    """n samples of noise shaped like the clip's quietest 100 ms, at its level."""
+    frame = rate // 100
+    win = 10 * frame
+    if len(x) < win + frame:
+        quiet = x
+    else:
+        e = np.convolve(x[: len(x) // frame * frame].reshape(-1, frame).var(axis=1) + 1e-3, np.ones(10), "valid")
+        a = int(np.argmin(e)) * frame
+        quiet = x[a:a + win]
+    quiet = quiet - quiet.mean()
+    level = max(np.sqrt(np.mean(quiet ** 2)), 0.5)
+    rng = np.random.default_rng(zlib.crc32(seed.encode()))
+    spec = np.abs(np.fft.rfft(quiet * np.hanning(len(quiet)))) + 1e-9
+    white = rng.standard_normal(n)
+    shaped = np.fft.irfft(np.fft.rfft(white) * np.interp(np.linspace(0, 1, n // 2 + 1),
+                                                          np.linspace(0, 1, len(spec)), spec), n)
+    return shaped / (np.sqrt(np.mean(shaped ** 2)) + 1e-12) * level
+
+
+def padded(x, rate, seed):
+    n = int(PAD * rate)
+    return np.concatenate([room_noise(x, rate, n, seed + "<"), x, room_noise(x, rate, n, seed + ">")])
+
+
+def speech_commands_rows():
+    base = os.path.join(REAL, "speech-commands")
+    rows = []
+    for cls in sorted(os.listdir(base)):
+        d = os.path.join(base, cls)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if not f.endswith((".flac", ".wav")):
+                continue
+            stem = f.rsplit(".", 1)[0]
+            if cls == "_silence_":
+                speaker, expected = "silence-" + stem, ""
+            elif cls == "_unknown_":
+                speaker, expected = stem.split("_")[1], ""
+            else:
+                speaker, expected = stem.split("_")[0], cls
+            rows.append(dict(set="sc", id=f"{cls}/{stem}", cls=cls, speaker=speaker, expected=expected,
+                             src=os.path.join(d, f), rate=16000))
+    return rows
+
+
+def prompt_rows():
+    rows = speech_commands_rows()
+    for r in rows:
+        r["set"], r["audio"] = "prompt", "sc"  # the same padded audio as sc
+        r["expected"] = "stop" if r["cls"] == "stop" else ""
+        r["grammar"] = os.path.join(ROOT, "bench", "commands.gram")
+    return rows
+
+
+def fsdd_rows():
+    d = os.path.join(REAL, "fsdd")
+    rows = []
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".wav"):
+            continue
+        digit, speaker, take = f[:-4].split("_")
+        rows.append(dict(set="fsdd", id=f[:-4], cls=DIGITS[int(digit)], speaker=speaker,
+                         expected=DIGITS[int(digit)], src=os.path.join(d, f), rate=8000))
+    return rows
+
+
+def cards_rows():
+    rows = []
+    with open(os.path.join(REAL, "cards", "cards.transcription")) as f:
+        for line in f:
+            m = re.match(r"\s*<s>(.*)</s>\s*\((\w+)\)", line)
+            if m:
+                rows.append(dict(set="cards", id=m.group(2), cls="cards", speaker="cards", expected=" ".join(m.group(1).split()),
+                                 src=os.path.join(REAL, "cards", m.group(2) + ".wav"), rate=16000,
+                                 grammar=os.path.join(REAL, "cards", "cards.gram")))
+    rows.append(dict(set="cards", id="goforward", cls="goforward", speaker="goforward", expected="go forward ten meters",
+                     src=os.path.join(REAL, "goforward.raw"), rate=16000, grammar=os.path.join(REAL, "goforward.gram")))
+    return rows
+
+
+def prepare(rows, cache):
+    """Pads each clip (cached); fills row['path'] (16 kHz WAV) and row['fold']."""
+    todo = []
+    for r in rows:
+        r["fold"] = fold_of(r["speaker"])
+        r["path"] = os.path.join(cache, "audio", PREP_VERSION, r.get("audio", r["set"]), r["id"].replace("/", "__") + ".wav")
+        if not os.path.exists(r["path"]):
+            todo.append(r)
+    if todo:
+        log(f"padding {len(todo)} clips into {os.path.join(cache, 'audio')}")
+
+    def one(r):
+        os.makedirs(os.path.dirname(r["path"]), exist_ok=True)
+        src = r["src"]
+        if src.endswith(".raw"):
+            x = np.fromfile(src, dtype="<i2").astype(np.float64)
+        else:
+            x = read_audio(src, r["rate"])
+        y = padded(x, r["rate"], r.get("audio", r["set"]) + "/" + r["id"])
+        tmp = r["path"] + ".tmp.wav"
+        if r["rate"] == 16000:
+            write_wav(tmp, y, 16000)
+        else:
+            low = r["path"] + ".low.wav"
+            write_wav(low, y, r["rate"])
+            subprocess.run(["sox", low, "-r", "16000", tmp], check=True)
+            os.remove(low)
+        os.replace(tmp, r["path"])
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        list(pool.map(one, todo))
+    return rows
+
+
+def quick_subset(rows, keep=4):
+    """Speaker-stratified: only speakers with crc32(speaker) % 16 < keep (both folds keep
+    the same share); fsdd, which has 4 speakers, keeps every 5th take instead."""
+    out = []
+    for r in rows:
+        if r["set"] == "fsdd":
+            if int(r["id"].split("_")[2]) % 5 == 0:
+                out.append(r)
+        elif r["set"] == "cards" or (zlib.crc32(r["speaker"].encode()) >> 4) % 16 < keep:
+            out.append(r)
+    return out
+
+
+# ---------------------------------------------------------------- running the tools
+
+def run(argv, env=None):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=TIMEOUT)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "", "timed out"
+    except OSError as e:
+        return -1, "", str(e)
+
+
+def phrase(s):
+    return " ".join(re.sub(r"\(\d+\)", "", str(s)).lower().split())
+
+
+class Outcome:
+    def __init__(self, accepted=(), heard="", error=None, utterances=()):
+        self.accepted = [phrase(a) for a in accepted]
+        self.heard = heard
+        self.error = error
+        self.utterances = list(utterances)  # vsh: the JSON objects
+
+
+def vsh_tool(vsh, env, extra):
+    def one(row):
+        rc, out, err = run([vsh, "listen", "--from", row["path"], "--json", "--grammar", row["grammar"], *extra], env)
+        if rc != 0:
+            return Outcome(error=f"exit {rc}: {err.strip()[:200]}")
+        objs = [json.loads(l) for l in out.splitlines() if l.strip()]
+        heard = " ; ".join(f"{o.get('text', '')}@{o.get('confidence', 0):.3f}" + ("" if o.get("command") is not None else "(rej)")
+                           for o in objs)
+        return Outcome([o["command"] for o in objs if o.get("command") is not None], heard, utterances=objs)
+    return one
+
+
+def continuous_tool(row):
+    rc, out, err = run([BASELINE, "-infile", row["path"], "-jsgf", row["grammar"], *BASELINE_COMMON])
+    hyps = [l.strip() for l in out.splitlines() if l.strip()]
+    return Outcome(hyps, " ; ".join(hyps), error=None if rc == 0 else f"exit {rc}")
+
+
+def kws_files(cache):
+    """A dictionary with one alias per word and threshold (yes_t10 = Y EH S), and the
+    keyword list spotting every alias at its threshold: one run gives all thresholds."""
+    d = os.path.join(cache, "kws")
+    os.makedirs(d, exist_ok=True)
+    prons = {}
+    with open(MODEL + "/cmudict-en-us.dict") as f:
+        for line in f:
+            w, *ph = line.split()
+            if w in SC_WORDS and w not in prons:
+                prons[w] = " ".join(ph)
+    with open(os.path.join(d, "kws.dict"), "w") as dic, open(os.path.join(d, "kws.list"), "w") as kw:
+        for w in SC_WORDS:
+            for e in KWS_EXPONENTS:
+                dic.write(f"{w}_t{tag(e)} {prons[w]}\n")
+                kw.write(f"{w}_t{tag(e)} /1e{e:+d}/\n")
+    return os.path.join(d, "kws.dict"), os.path.join(d, "kws.list")
+
+
+def tag(e):
+    """A dictionary-safe name for threshold 1eN: p20 for 1e+20, m20 for 1e-20."""
+    return ("p" if e >= 0 else "m") + str(abs(e))
+
+
+def kws_tool(dic, lst):
+    def one(row):
+        rc, out, err = run([BASELINE, "-infile", row["path"], "-kws", lst, "-hmm", MODEL + "/en-us", "-dict", dic,
+                            "-logfn", "/dev/null"])
+        spotted = set(re.findall(r"\b([a-z]+_t[pm]\d+)\b", out))
+        return Outcome([], " ".join(sorted(spotted)), error=None if rc == 0 else f"exit {rc}")
+    return one
+
+
+def measured(what, fn, rows, jobs):
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        outs = list(pool.map(fn, rows))
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+    log(f"{what}: {len(rows)} files, {cpu:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall")
+    return outs, cpu
+
+
+# ---------------------------------------------------------------- keyword thresholds
+
+def kws_decide(outcome, thresholds):
+    spotted = set(outcome.heard.split())
+    return [w for w in SC_WORDS if f"{w}_t{tag(thresholds[w])}" in spotted]
+
+
+def top1(rows, decisions):
+    return sum(d == ([r["expected"]] if r["expected"] else []) for r, d in zip(rows, decisions)) / max(1, len(rows))
+
+
+def fit_kws(rows, outs):
+    """Per-word exponents maximising 12-class top-1 on these rows (coordinate ascent)."""
+    th = {w: 0 for w in SC_WORDS}
+    for _ in range(3):
+        for w in SC_WORDS:
+            best = max(KWS_EXPONENTS, key=lambda e: (top1(rows, [kws_decide(o, {**th, w: e}) for o in outs]), -abs(e)))
+            th[w] = best
+    return th
+
+
+def kws_cross_validated(rows, outs):
+    """Each fold's decisions use thresholds fitted on the other fold."""
+    decisions = [None] * len(rows)
+    fitted = {}
+    for f in (0, 1):
+        train = [i for i, r in enumerate(rows) if r["fold"] != f]
+        th = fit_kws([rows[i] for i in train], [outs[i] for i in train])
+        fitted[f] = th
+        for i, r in enumerate(rows):
+            if r["fold"] == f:
+                decisions[i] = kws_decide(outs[i], th)
+    return decisions, fitted
+
+
+# ---------------------------------------------------------------- report
+
+def pct(n, d):
+    return f"{100 * n / d:5.1f}% ({n}/{d})" if d else "n/a"
+
+
+def write_tsv(path, rows, decisions, outs):
+    with open(path, "w") as f:
+        f.write("id\tclass\tspeaker\tfold\texpected\tgot\theard\n")
+        for r, d, o in zip(rows, decisions, outs):
+            got = f"ERROR {o.error}" if o.error else " | ".join(d)
+            f.write("\t".join(str(x).replace("\t", " ") for x in (r["id"], r["cls"], r["speaker"], r["fold"], r["expected"], got, o.heard)) + "\n")
+
+
+def class_table(title, rows, tools, split_note):
+    """tools: [(name, decisions, cpu)]; one-word sets."""
+    print(f"\n## {title}\n{split_note}")
+    names = [t[0] for t in tools]
+    print("| class | n | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    classes = [c for c in SC_WORDS + DIGITS if any(r["cls"] == c for r in rows)]
+    special = [c for c in ("_unknown_", "_silence_") if any(r["cls"] == c for r in rows)]
+    summary = collections.OrderedDict()
+    for c in classes + special:
+        idx = [i for i, r in enumerate(rows) if r["cls"] == c]
+        cells = []
+        for _, dec, _ in tools:
+            if c in special:
+                fa = sum(bool(dec[i]) for i in idx)
+                cells.append(f"FA {pct(fa, len(idx))}")
+            else:
+                ok = sum(dec[i] == [c] for i in idx)
+                wrong = sum(bool(dec[i]) and dec[i] != [c] for i in idx)
+                cells.append(f"{pct(ok, len(idx))}, wrong {100 * wrong / len(idx):.1f}%")
+        print(f"| {c} | {len(idx)} | " + " | ".join(cells) + " |")
+    words = [i for i, r in enumerate(rows) if r["expected"]]
+    lines = []
+    for name, dec, cpu in tools:
+        ok = sum(dec[i] == [rows[i]["expected"]] for i in words)
+        wrong = sum(bool(dec[i]) and dec[i] != [rows[i]["expected"]] for i in words)
+        fa = {c: sum(bool(dec[i]) for i, r in enumerate(rows) if r["cls"] == c) for c in special}
+        n = {c: sum(r["cls"] == c for r in rows) for c in special}
+        t1 = top1(rows, dec)
+        summary[name] = dict(accept=ok / max(1, len(words)), top1=t1)
+        lines.append((name, pct(ok, len(words)), f"{100 * wrong / max(1, len(words)):.1f}%",
+                      *(pct(fa[c], n[c]) for c in special), f"{100 * t1:.1f}%", f"{cpu:.1f}"))
+    head = ["tool", "right command (of words)", "wrong command"] + [f"FA {c}" for c in special] + ["top-1 (all classes)", "CPU s"]
+    print("\n| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for l in lines:
+        print("| " + " | ".join(l) + " |")
+    return summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="speaker-stratified subset (1/4 of the speakers, 1/5 of fsdd)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
+    ap.add_argument("--vsh-args", default="", help="extra arguments for vsh listen (e.g. '--threshold 0')")
+    ap.add_argument("--label", default="vsh", help="name of the vsh column and its TSV files")
+    ap.add_argument("--only", action="append", choices=["sc", "fsdd", "cards", "prompt"])
+    ap.add_argument("--tools", default="vsh,continuous,kws", help="which to run (default vsh,continuous,kws)")
+    ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-real"))
+    args = ap.parse_args()
+    sets = args.only or ["sc", "fsdd", "cards", "prompt"]
+    vsh = os.path.abspath(args.vsh)
+    if "vsh" in args.tools.split(",") and not os.access(vsh, os.X_OK):
+        log(f"{vsh} is not executable: build it or pass --vsh")
+        return 2
+    run_tools = set(args.tools.split(","))
+    if run_tools - {"vsh"} and not shutil.which(BASELINE):
+        log(f"{BASELINE} not found: `make bench-deps`")
+        return 2
+    os.makedirs(args.cache, exist_ok=True)
+    start = time.perf_counter()
+    home = tempfile.mkdtemp(prefix="vsh-bench-real-")
+    env = isolated_env(home)
+    for d in ("config", "commands"):
+        if os.path.isdir(os.path.join(ROOT, d)):
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
+    env["VSH_SHARE"] = os.path.join(home, "share")
+    vsh_fn = vsh_tool(vsh, env, args.vsh_args.split())
+    print(f"vsh: {vsh} {args.vsh_args}; baseline: {BASELINE}; jobs {args.jobs}"
+          f"{'; QUICK subset (speaker-stratified): numbers are noisy' if args.quick else ''}")
+    results = {}
+    try:
+        for s in sets:
+            rows = {"sc": speech_commands_rows, "fsdd": fsdd_rows, "cards": cards_rows, "prompt": prompt_rows}[s]()
+            for r in rows:
+                r.setdefault("grammar", os.path.join(GRAMMARS, "speech-commands.gram" if s == "sc" else "digits.gram"))
+            rows = prepare(rows, args.cache)
+            if args.quick:
+                rows = quick_subset(rows)
+            tools = []
+            if "vsh" in run_tools:
+                outs, cpu = measured(f"{args.label}, {s}", vsh_fn, rows, args.jobs)
+                dec = [o.accepted for o in outs]
+                tools.append((args.label, dec, cpu))
+                write_tsv(os.path.join(args.cache, f"{s}-{args.label}.tsv"), rows, dec, outs)
+                with open(os.path.join(args.cache, f"{s}-{args.label}.jsonl"), "w") as f:
+                    for r, o in zip(rows, outs):
+                        f.write(json.dumps(dict(id=r["id"], cls=r["cls"], speaker=r["speaker"], fold=r["fold"],
+                                                expected=r["expected"], path=r["path"], utterances=o.utterances)) + "\n")
+                bad = [(r["id"], o.error) for r, o in zip(rows, outs) if o.error]
+                if bad:
+                    log(f"vsh failed on {len(bad)} files, e.g. {bad[:3]}")
+            if True:
+                if "continuous" in run_tools:
+                    bouts, bcpu = measured(f"stock continuous, {s}", continuous_tool, rows, args.jobs)
+                    bdec = [o.accepted for o in bouts]
+                    tools.append(("stock continuous", bdec, bcpu))
+                    write_tsv(os.path.join(args.cache, f"{s}-continuous.tsv"), rows, bdec, bouts)
+                if s == "sc" and "kws" in run_tools:
+                    dic, lst = kws_files(args.cache)
+                    kouts, kcpu = measured(f"stock kws, {s}", kws_tool(dic, lst), rows, args.jobs)
+                    kdec, fitted = kws_cross_validated(rows, kouts)
+                    tools.append(("stock kws (CV)", kdec, kcpu))
+                    write_tsv(os.path.join(args.cache, f"{s}-kws.tsv"), rows, kdec, kouts)
+                    print("kws thresholds (exponent N of 1eN) fitted per fold: " +
+                          "; ".join(f"fit on fold {1 - f}, used on fold {f}: " +
+                                    " ".join(f"{w}={th[w]}" for w in SC_WORDS) for f, th in fitted.items()))
+            if s == "prompt":
+                print("\n## prompt grammar (bench/commands.gram) on Speech Commands clips")
+                print("Split: nothing fitted on it except vsh's confidence model, whose fit used Speech Commands "
+                      "fold 0 (bench/fit_confidence.py): see the fold-1 rows.")
+                print("| tool | clips | FA all but stop | FA fold 1 | stop right | CPU s |")
+                print("|---|---|---|---|---|---|")
+                for name, dec, cpu in tools:
+                    other = [i for i, r in enumerate(rows) if r["cls"] != "stop"]
+                    other1 = [i for i in other if rows[i]["fold"] == 1]
+                    stop = [i for i, r in enumerate(rows) if r["cls"] == "stop"]
+                    print(f"| {name} | {len(rows)} | {pct(sum(bool(dec[i]) for i in other), len(other))} | "
+                          f"{pct(sum(bool(dec[i]) for i in other1), len(other1))} | "
+                          f"{pct(sum(dec[i] == ['stop'] for i in stop), len(stop))} | {cpu:.1f} |")
+                heard = collections.Counter(" | ".join(d) for d, r in zip(tools[0][1], rows) if d and r["cls"] != "stop")
+                print(f"{tools[0][0]} ran, on clips that are not 'stop': " + ", ".join(f"{k} ×{n}" for k, n in heard.most_common(12)))
+            elif s == "cards":
+                print("\n## cards + goforward (exact phrase sequence)")
+                for name, dec, cpu in tools:
+                    ok = sum(" | ".join(d) == r["expected"] for r, d in zip(rows, dec))
+                    print(f"{name}: {ok}/{len(rows)} exact, CPU {cpu:.1f} s; " +
+                          "; ".join(f"{r['id']}: {' | '.join(d) or '(nothing)'}" for r, d in zip(rows, dec)))
+            else:
+                note = ("Split: vsh and stock continuous are not fitted on this data, all "
+                        f"{len(rows)} clips; stock kws thresholds are 2-fold cross-validated by speaker (held-out folds).")
+                results[s] = class_table({"sc": "Speech Commands, 12-class", "fsdd": "fsdd digits"}[s], rows, tools, note)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"\nper-file results: {args.cache}/<set>-<tool>.tsv; total wall {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
