@@ -21,6 +21,19 @@ import Testing
         #expect(abs(rms - 10_000 / 2.0.squareRoot()) < 300)
     }
 
+    /// A click at 0.1 s comes out at 0.1 s: no filter delay, which would move every
+    /// 10 ms analysis frame and make 44.1/48 kHz input decode unlike the 16 kHz original.
+    @Test func aClickStaysWhereItWas() throws {
+        for rate in [48_000, 44_100, 8_000] {
+            let resampler = try Resampler(from: rate, to: 16_000)
+            var input = [Int16](repeating: 0, count: rate / 2)
+            input[rate / 10] = 20_000
+            let out = resampler.process(input)
+            let peak = out.indices.max { abs(Int(out[$0])) < abs(Int(out[$1])) }!
+            #expect(abs(peak - 1_600) <= 1, "\(rate) Hz: the click moved to sample \(peak)")
+        }
+    }
+
     @Test func sameRateIsUntouched() throws {
         let resampler = try Resampler(from: 16_000, to: 16_000)
         #expect(resampler.process([1, 2, 3]) == [1, 2, 3])
