@@ -94,6 +94,10 @@ def main():
     names = args.only or list(TRANSFORMS)
     home = tempfile.mkdtemp(prefix="vsh-invariance-")
     env = isolated_env(home)
+    for d in ("config", "commands"):  # this tree's shipped settings, as real_speech.py uses them
+        if os.path.isdir(os.path.join(R.ROOT, d)):
+            shutil.copytree(os.path.join(R.ROOT, d), os.path.join(home, "share", d))
+    env["VSH_SHARE"] = os.path.join(home, "share")
     extra = ["--threshold", str(args.threshold)] if args.threshold is not None else []
     tool = R.vsh_tool(os.path.abspath(args.vsh), env, extra)
     try:
