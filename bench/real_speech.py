@@ -4,7 +4,7 @@
     python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
                                  [--no-kws] [--vsh-args ARGS]
 
-Data (/work/shared/eval/real, see its README):
+Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README):
   sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
          left right on off stop go) are commands; `_unknown_` (other words) and
          `_silence_` (background noise) must run nothing. vsh runs
@@ -57,10 +57,10 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env  # noqa: E402
+from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REAL = "/work/shared/eval/real"
+REAL = os.path.join(require_eval(EVAL_DIR), "real")
 GRAMMARS = os.path.join(ROOT, "bench", "real")
 MODEL = "/usr/share/pocketsphinx/model/en-us"
 BASELINE = "pocketsphinx_continuous"
