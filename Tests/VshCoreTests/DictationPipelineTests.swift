@@ -143,3 +143,39 @@ import VshTestSupport
         #expect(recognizer.begun == recognizer.ended)
     }
 }
+
+/// A DC offset is no sound: the voice path hears the same utterances with or without it.
+@Suite struct DCOffsetTests {
+    @Test func theBlockerRemovesAnOffsetAndKeepsSpeech() {
+        var offset = [Int16](repeating: 2_000, count: 16_000)
+        var blocker = DCBlocker()
+        blocker.process(&offset)
+        #expect(offset.suffix(8_000).allSatisfy { abs($0) <= 1 }, "half a second on, the offset is gone")
+        #expect(abs(Int(offset[1_600])) < 40, "a tenth of a second on, it is under 2%")
+        var tone = (0..<16_000).map { Int16(8_000 * sin(2 * Double.pi * 300 * Double($0) / 16_000)) }
+        var fresh = DCBlocker()
+        fresh.process(&tone)
+        let peak = tone.suffix(8_000).map { abs(Int($0)) }.max() ?? 0
+        #expect(peak > 7_900 && peak < 8_100, "a 300 Hz tone keeps its level: \(peak)")
+    }
+
+    @Test func anOffsetDoesNotMoveTheUtterances() throws {
+        let clean = TestSignal.bursts([1, 0.6, 1.2, 0.8, 1])
+        let shifted = clean.map { Int16(clamping: Int($0) + 3_000) }
+        func utterances(_ audio: [Int16]) throws -> [String] {
+            let pipeline = VoicePipeline(
+                source: FakeAudioSource(audio), frontEnd: nil, endpointer: Endpointer(),
+                recognizer: FakeRecognizer([(["list"], 0.9), (["help"], 0.9)]), threshold: 0.5,
+                interpret: { ($0.joined(separator: " "), $0.joined(separator: " ")) })
+            var found: [String] = []
+            try pipeline.run { event in
+                if case .utterance(let u) = event { found.append(String(format: "%@ %.2f-%.2f", u.line ?? "-", u.start, u.end)) }
+                return true
+            }
+            return found
+        }
+        let expected = try utterances(clean)
+        #expect(expected.count == 2)
+        #expect(try utterances(shifted) == expected)
+    }
+}
