@@ -144,31 +144,3 @@ public final class Recorder {
         return Result(draft: draft, ending: ending, overruns: input.overruns, notes: notes)
     }
 }
-
-/// The loudness of recent audio, for meters: RMS of the last 100 ms in dBFS.
-public struct LevelMeter {
-    private var sum = 0.0
-    private var count = 0
-    public private(set) var level = -Double.infinity
-
-    public init() {}
-
-    public mutating func add(_ samples: [Int16]) {
-        for s in samples {
-            sum += Double(s) * Double(s)
-            count += 1
-            if count == 1_600 {
-                level = 10 * log10(sum / Double(count) / (32_768.0 * 32_768.0) + 1e-12)
-                sum = 0
-                count = 0
-            }
-        }
-    }
-
-    /// A bar of `width` cells for −60…0 dBFS.
-    public static func bar(_ level: Double, width: Int = 20) -> String {
-        let fraction = level.isFinite ? max(0, min(1, (level + 60) / 60)) : 0
-        let filled = Int((fraction * Double(width)).rounded())
-        return String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-    }
-}
