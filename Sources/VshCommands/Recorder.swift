@@ -52,7 +52,12 @@ public final class Recorder {
     public func record(
         file: String?, quality: Quality, shouldStop: () -> String?, started: () -> Void = {}, status: (Status) -> Void
     ) throws -> Result {
-        // The recognisers load before anything is written: one that fails leaves no draft.
+        // The audio goes to the draft from the first moment; the recognisers load after
+        // (the input keeps what arrives meanwhile), so a slow model loses nothing.
+        let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
+        var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
+        try input.startWriting(to: draft.audioPath)
+        started()
         let dictation = try voice.dictation()
         // Without the spotter (a model whose dictionary lacks the words) a recording still
         // works; only the spoken stop does not, and the result says so.
@@ -63,10 +68,6 @@ public final class Recorder {
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
         }
-        let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
-        var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
-        try input.startWriting(to: draft.audioPath)
-        started()
         let pipeline = DictationPipeline(
             source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
             recognizer: dictation, interim: true)
