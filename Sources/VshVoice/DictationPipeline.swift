@@ -58,6 +58,11 @@ public final class DictationPipeline {
         var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
         var lastPartial = ""
+        /// Leaves the live decoder idle, so the next run does not begin with this one's words.
+        func settle() {
+            if fed != nil { _ = recognizer.end() }
+            fed = nil
+        }
         /// Passes the endpointer's events on; false once `onEvent` says stop.
         func handle(_ events: [Endpointer.Event]) -> Bool {
             for event in events {
@@ -72,8 +77,7 @@ public final class DictationPipeline {
                     fed = first
                     lastPartial = ""
                 case .utterance(let segment):
-                    if fed != nil { _ = recognizer.end() }
-                    fed = nil
+                    settle()
                     let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
                     // The stop phrase: a short utterance that is mostly the phrase the spotter
                     // heard (said on its own, not a word of a sentence). Dictation cannot
@@ -91,11 +95,6 @@ public final class DictationPipeline {
                 }
             }
             return true
-        }
-        /// Leaves the live decoder idle, so the next run does not begin with this one's words.
-        func settle() {
-            if fed != nil { _ = recognizer.end() }
-            fed = nil
         }
         defer { settle() }
         while true {
