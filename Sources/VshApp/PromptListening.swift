@@ -45,8 +45,7 @@ enum PromptListening {
             guard let loaded = session.reloadCommandFilesIfChanged() else { return nil }
             listener.refreshGrammar()
             let problems = loaded.problems.isEmpty ? "" : "; \(loaded.problems.count) problem(s): type 'reload' to see them"
-            let summary = session.custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded"
-            return "command files changed: \(summary)" + problems
+            return session.commandFilesChanged(loaded) + problems
         }
         editor.sideInput = voice
         session.listening = voice

@@ -52,6 +52,12 @@ extension Session {
         return loadCommandFiles()
     }
 
+    /// What the person is told when command files changed and were loaded again: how many
+    /// commands, theirs apart from the shipped ones.
+    public func commandFilesChanged(_ loaded: CommandFiles.Loaded) -> String {
+        "command files changed: " + (custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded")
+    }
+
     /// What command files do around each line of the shell: reload when changed, let a
     /// listening keyword command take the line, and show it in the prompt.
     private func installShellHooks() {
@@ -61,8 +67,7 @@ extension Session {
             guard let loaded = shell.session.reloadCommandFilesIfChanged() else { return }
             for problem in loaded.problems { shell.error.line(problem.report) }
             if interactive {
-                let summary = shell.session.custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded"
-                shell.error.line("command files changed: \(summary)")
+                shell.error.line(shell.session.commandFilesChanged(loaded))
             }
         }
         hooks.absorb.append { shell, words, interactive, spoken in
