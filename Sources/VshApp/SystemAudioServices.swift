@@ -51,7 +51,7 @@ final class SystemAudioServices: AudioServices {
 
     func dictation() throws -> StreamingRecognizer {
         if let loadedDictation { return loadedDictation }
-        PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+        PocketSphinxLog.send(to: paths.recognizerLog)
         let dictation = try SphinxDictation(modelDirectory: settings.modelDirectory)
         loadedDictation = dictation
         return dictation
@@ -63,7 +63,7 @@ final class SystemAudioServices: AudioServices {
     /// said on its own and nothing in the librivox sentences (1e-20 missed it).
     func stopSpotter() throws -> StreamingRecognizer? {
         if let loadedSpotter { return loadedSpotter }
-        PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+        PocketSphinxLog.send(to: paths.recognizerLog)
         let spotter = try SphinxDictation(
             modelDirectory: settings.modelDirectory, keyphrases: [Recorder.stopPhrase.joined(separator: " ")],
             threshold: 1e-30, workDirectory: paths.state)

@@ -46,7 +46,7 @@ struct TranscribeSubcommand: ParsableCommand {
 
     func run() throws {
         let app = try AppContext(store: nil, config: tool.config)
-        PocketSphinxLog.send(to: app.paths.state + "/pocketsphinx.log")
+        PocketSphinxLog.send(to: app.paths.recognizerLog)
         let recognizer: StreamingRecognizer
         if let keywords {
             recognizer = try SphinxDictation(

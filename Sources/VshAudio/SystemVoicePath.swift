@@ -12,7 +12,7 @@ extension VoicePath {
                 SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: gainControl))
             },
             recognizer: { jsgf, vocabulary in
-                PocketSphinxLog.send(to: paths.state + "/pocketsphinx.log")
+                PocketSphinxLog.send(to: paths.recognizerLog)
                 return try SphinxCommandRecognizer(
                     settings: .init(modelDirectory: settings.modelDirectory),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)

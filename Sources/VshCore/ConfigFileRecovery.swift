@@ -18,7 +18,7 @@ extension ConfigFile {
             if header {
                 while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("[") { end += 1 }
             }
-            let under = (n + 1...max(n + 1, end)).filter { $0 <= end && !Self.blank(lines[$0 - 1]) }
+            let under = end > n ? (n + 1...end).filter { !Self.blank(lines[$0 - 1]) } : []
             var message = "\(path):\(n): \(reason); that line is ignored"
             if header && !under.isEmpty {
                 message += ", and so are the settings under it (line\(under.count == 1 ? "" : "s") \(Self.ranges(under)))"

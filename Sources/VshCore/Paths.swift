@@ -17,6 +17,8 @@ public struct Paths: Sendable, Equatable {
     public var keyFile: String { config + "/key" }
     /// The audio of spoken commands, kept beside the history (`ClipStore`).
     public var clipsDirectory: String { state + "/clips" }
+    /// Where PocketSphinx logs (never the terminal).
+    public var recognizerLog: String { state + "/pocketsphinx.log" }
     public var shippedConfigFile: String? { shipped.map { $0 + "/config/vsh.toml" } }
 
     public init(store: String, config: String, shipped: String?, state: String) {
