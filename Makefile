@@ -1,8 +1,11 @@
 # vsh: `make run` starts it, `make test` runs every test, `make bench` measures.
 # Each first installs the Debian packages that are missing (apt-get, non-interactive).
 
-# Libraries vsh links, the speech model, and what the tests and benchmarks drive.
+# Libraries vsh links, the speech model, the tools `train` adapts the model with
+# (sphinxtrain, sphinxbase-utils' sphinx_fe, pocketsphinx's mdef converter), and what the
+# tests and benchmarks drive.
 PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
+            sphinxtrain sphinxbase-utils pocketsphinx \
             alsa-utils espeak-ng flite sox tmux python3-numpy util-linux
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy
@@ -24,6 +27,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/run.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/train.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/invariance.py --clips 150
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py

@@ -39,6 +39,7 @@ final class ListenerAudioServices: AudioServices {
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
     func stopSpotter() throws -> StreamingRecognizer? { try base.stopSpotter() }
     var path: VoicePath { base.path }
+    func modelAdapter() throws -> (adapter: ModelAdapter, base: String) { try base.modelAdapter() }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)
     }

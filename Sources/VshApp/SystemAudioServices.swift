@@ -15,8 +15,9 @@ final class SystemAudioServices: AudioServices {
     let output: String
     /// False with `--no-voice`: files are recorded and transcribed, no device is opened.
     let devices: Bool
-    private var loadedDictation: SphinxDictation?
-    private var loadedSpotter: SphinxDictation?
+    /// Loaded on first use, again when `train` changed the model.
+    private var loadedDictation: (SpeechModel, SphinxDictation)?
+    private var loadedSpotter: (SpeechModel, SphinxDictation)?
 
     init(settings: Settings, paths: Paths, input: String?, output: String?, devices: Bool = true) {
         self.settings = settings
@@ -50,25 +51,35 @@ final class SystemAudioServices: AudioServices {
     }
 
     func dictation() throws -> StreamingRecognizer {
-        if let loadedDictation { return loadedDictation }
+        let model = model
+        if let (loadedFor, dictation) = loadedDictation, loadedFor == model { return dictation }
         PocketSphinxLog.send(to: paths.recognizerLog)
-        let dictation = try SphinxDictation(modelDirectory: settings.modelDirectory)
-        loadedDictation = dictation
+        let dictation = try SphinxDictation(model: model)
+        loadedDictation = (model, dictation)
         return dictation
     }
 
     var path: VoicePath { .system(settings: settings, paths: paths) }
 
+    /// The speech model as the store has it now (`train` may have adapted it).
+    var model: SpeechModel { SpeechModel(directory: settings.modelDirectory, store: paths.store) }
+
     /// Keyword spotting for "stop recording". The threshold, 1e-30, spotted the phrase
     /// said on its own and nothing in the librivox sentences (1e-20 missed it).
     func stopSpotter() throws -> StreamingRecognizer? {
-        if let loadedSpotter { return loadedSpotter }
+        let model = model
+        if let (loadedFor, spotter) = loadedSpotter, loadedFor == model { return spotter }
         PocketSphinxLog.send(to: paths.recognizerLog)
         let spotter = try SphinxDictation(
-            modelDirectory: settings.modelDirectory, keyphrases: [Recorder.stopPhrase.joined(separator: " ")],
+            model: model, keyphrases: [Recorder.stopPhrase.joined(separator: " ")],
             threshold: 1e-30, workDirectory: paths.state)
-        loadedSpotter = spotter
+        loadedSpotter = (model, spotter)
         return spotter
+    }
+
+    func modelAdapter() throws -> (adapter: ModelAdapter, base: String) {
+        let model = model
+        return (try SphinxAdaptation(model: model, workDirectory: paths.state), model.stockAcousticModel)
     }
 
     func play(path: String, progress: (Double, Double) -> Bool) throws {

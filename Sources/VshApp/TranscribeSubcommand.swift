@@ -50,10 +50,10 @@ struct TranscribeSubcommand: ParsableCommand {
         let recognizer: StreamingRecognizer
         if let keywords {
             recognizer = try SphinxDictation(
-                modelDirectory: app.settings.modelDirectory, keyphrases: Self.phrases(keywords),
+                model: app.speechModel, keyphrases: Self.phrases(keywords),
                 threshold: keywordsThreshold, workDirectory: app.paths.state)
         } else {
-            recognizer = try SphinxDictation(modelDirectory: app.settings.modelDirectory)
+            recognizer = try SphinxDictation(model: app.speechModel)
         }
         let out = FileDescriptorSink.standardOutput
         var failed = false

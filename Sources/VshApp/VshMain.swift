@@ -109,7 +109,7 @@ public struct VshMain: ParsableCommand {
         if version {
             stdout.line("vsh \(Self.version)")
             if verbose {
-                for line in LibraryReport.lines(modelDirectory: settings.modelDirectory) + [LineEditorReport.line()] {
+                for line in LibraryReport.lines(model: SpeechModel(directory: settings.modelDirectory, store: paths.store)) + [LineEditorReport.line()] {
                     stdout.line("  \(line.library.padding(toLength: 13, withPad: " ", startingAt: 0))\(line.detail)")
                 }
             }
@@ -120,6 +120,7 @@ public struct VshMain: ParsableCommand {
         if verbose {
             stderr.line("config: \(paths.shippedConfigFile ?? "(no shipped config found)"), then \(paths.userConfigFile)")
             stderr.line("store: \(paths.store)")
+            stderr.line("speech model: \(SpeechModel(directory: settings.modelDirectory, store: paths.store).adaptationDescription)")
             stderr.line("history: \(paths.historyFile)")
         }
 

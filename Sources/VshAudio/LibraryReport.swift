@@ -11,8 +11,8 @@ import VshVoice
 /// called for real, so a broken installation shows here.
 public enum LibraryReport {
     /// One line per library, and the model vsh would load from `modelDirectory`.
-    public static func lines(modelDirectory: String) -> [ComponentVersion] {
-        [alsa(), speexDSP(), pocketSphinx(modelDirectory: modelDirectory)]
+    public static func lines(model: SpeechModel) -> [ComponentVersion] {
+        [alsa(), speexDSP(), pocketSphinx(model: model)]
     }
 
     static func alsa() -> ComponentVersion {
@@ -34,10 +34,10 @@ public enum LibraryReport {
             library: "speexdsp", detail: "\(ComponentVersion.versionInFileName(path)) (\(path))\(status)")
     }
 
-    static func pocketSphinx(modelDirectory: String) -> ComponentVersion {
+    static func pocketSphinx(model files: SpeechModel) -> ComponentVersion {
         let path = libraryFile(ofSymbol: "ps_init")
-        let files = SpeechModel(directory: modelDirectory)
-        let model = files.isPresent ? "model \(modelDirectory)" :
+        let modelDirectory = files.directory
+        let model = files.isPresent ? "model \(modelDirectory), \(files.adaptationDescription)" :
             "model \(modelDirectory) MISSING (install the Debian package pocketsphinx-en-us, or set voice.model)"
         // Parse the decoder configuration vsh would use (cheap: loads no model).
         let parsed = PocketSphinxConfig.parse(["-hmm", files.acousticModel, "-dict", files.dictionary]) != nil

@@ -4,13 +4,25 @@ import VshStore
 import VshVoice
 
 /// The files of a PocketSphinx model directory, as Debian's pocketsphinx-en-us lays
-/// them out (`voice.model` points at the directory).
+/// them out (`voice.model` points at the directory), and the acoustic model vsh loads
+/// from it: the stock one, or the one `train` adapted to the person (`AdaptedModel`).
 public struct SpeechModel: Sendable, Equatable {
     public let directory: String
+    /// Whether the adapted model is loaded, and if not why.
+    public let adaptation: AdaptedModel.Use
 
-    public init(directory: String) { self.directory = directory }
+    /// The model in `directory`, adapted when the store at `store` holds an adaptation of it.
+    public init(directory: String, store: String? = nil) {
+        self.directory = directory
+        adaptation = store.map { AdaptedModel.use(store: $0, base: directory + "/en-us") } ?? .stock
+    }
 
-    public var acousticModel: String { directory + "/en-us" }
+    /// The acoustic model loaded: the adapted one when there is one in use.
+    public var acousticModel: String {
+        if case .adapted(_, let adapted) = adaptation { return adapted }
+        return stockAcousticModel
+    }
+    public var stockAcousticModel: String { directory + "/en-us" }
     public var dictionary: String { directory + "/cmudict-en-us.dict" }
     public var phoneLanguageModel: String { directory + "/en-us-phone.lm.bin" }
     public var languageModel: String { directory + "/en-us.lm.bin" }
@@ -19,5 +31,15 @@ public struct SpeechModel: Sendable, Equatable {
     public var isPresent: Bool {
         FileManager.default.fileExists(atPath: acousticModel + "/mdef")
             && FileManager.default.fileExists(atPath: dictionary)
+    }
+
+    /// `adapted for you (50 takes, 2026-11-23): STORE/model`, `stock`, or why an adaptation is set aside.
+    public var adaptationDescription: String {
+        switch adaptation {
+        case .stock: "stock acoustic model (not adapted; 'train' adapts it to your voice)"
+        case .adapted(let model, let dir):
+            "adapted to your voice from \(model.takes) takes on \(model.created.prefix(10)) (\(dir))"
+        case .setAside(let why): "stock acoustic model; the adaptation is set aside: \(why)"
+        }
     }
 }

@@ -10,8 +10,8 @@ import VshVoice
 /// run a command for every sentence it overhears.
 public final class SphinxCommandRecognizer: CommandRecognizer {
     public struct Settings: Sendable, Equatable {
-        public var modelDirectory: String
-        public init(modelDirectory: String) { self.modelDirectory = modelDirectory }
+        public var model: SpeechModel
+        public init(model: SpeechModel) { self.model = model }
     }
 
     private let decoder: PocketSphinxDecoder
@@ -19,7 +19,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
     /// the phone loop. `workDirectory` receives the generated dictionary.
     public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
-        let model = SpeechModel(directory: settings.modelDirectory)
+        let model = settings.model
         let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: vocabulary).subset(vocabulary)
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")

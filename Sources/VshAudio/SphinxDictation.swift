@@ -12,8 +12,7 @@ public final class SphinxDictation: StreamingRecognizer {
 
     /// Dictation. Loading the language model and dictionary takes about 0.3 s and
     /// 100 MB, so vsh creates one only when something dictates.
-    public init(modelDirectory: String) throws {
-        let model = SpeechModel(directory: modelDirectory)
+    public init(model: SpeechModel) throws {
         decoder = try PocketSphinxDecoder(arguments: [
             "-hmm", model.acousticModel, "-lm", model.languageModel, "-dict", model.dictionary,
         ])
@@ -21,8 +20,7 @@ public final class SphinxDictation: StreamingRecognizer {
 
     /// Keyword spotting. `threshold`: the detection threshold PocketSphinx compares a
     /// phrase's posterior with (1e-50 spots almost anything, 1 almost nothing).
-    public init(modelDirectory: String, keyphrases: [String], threshold: Double, workDirectory: String) throws {
-        let model = SpeechModel(directory: modelDirectory)
+    public init(model: SpeechModel, keyphrases: [String], threshold: Double, workDirectory: String) throws {
         let words = Set(keyphrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
         let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: words).subset(words)
         if !missing.isEmpty {

@@ -14,9 +14,10 @@ extension VoicePath {
             recognizer: { jsgf, vocabulary in
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 return try SphinxCommandRecognizer(
-                    settings: .init(modelDirectory: settings.modelDirectory),
+                    settings: .init(model: SpeechModel(directory: settings.modelDirectory, store: paths.store)),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
-            })
+            },
+            model: { SpeechModel(directory: settings.modelDirectory, store: paths.store).adaptationDescription })
     }
 }
 

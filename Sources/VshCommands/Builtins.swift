@@ -19,6 +19,7 @@ public enum Builtins {
         CommandEntry(DeleteCommand.self),
         CommandEntry(UndoCommand.self),
         CommandEntry(TrashCommand.self),
+        CommandEntry(TrainCommand.self),
         CommandEntry(DraftsCommand.self),
         CommandEntry(SaveCommand.self),
         CommandEntry(DiscardCommand.self),

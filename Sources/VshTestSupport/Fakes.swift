@@ -79,9 +79,10 @@ public final class PassThroughPreprocessor: Preprocessor {
 
 /// Test audio: steady low noise with louder tone bursts where speech would be, so the
 /// endpointer finds an utterance in each burst. `parts` alternate silence and speech
-/// lengths in seconds, starting with silence.
+/// lengths in seconds, starting with silence. `tone` is the bursts' amplitude (4,000:
+/// about −21 dBFS, over noise at −55 dBFS; above 32,767 they clip).
 public enum TestSignal {
-    public static func bursts(_ parts: [Double], seed: UInt32 = 7) -> [Int16] {
+    public static func bursts(_ parts: [Double], seed: UInt32 = 7, tone amplitude: Double = 4_000) -> [Int16] {
         var seed = seed
         var out: [Int16] = []
         for (i, seconds) in parts.enumerated() {
@@ -89,8 +90,8 @@ public enum TestSignal {
             for k in 0..<n {
                 seed = seed &* 1_103_515_245 &+ 12_345
                 let noise = Double(Int(seed >> 16) % 201 - 100)
-                let tone = i % 2 == 1 ? 4_000 * sin(2 * Double.pi * 300 * Double(k) / Double(AudioFormat.sampleRate)) : 0
-                out.append(Int16(noise + tone))
+                let tone = i % 2 == 1 ? amplitude * sin(2 * Double.pi * 300 * Double(k) / Double(AudioFormat.sampleRate)) : 0
+                out.append(Int16(clamping: Int((noise + tone).rounded())))
             }
         }
         return out

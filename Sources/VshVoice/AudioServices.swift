@@ -17,6 +17,9 @@ public protocol AudioServices: AnyObject {
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
     /// returns false to stop.
     func play(path: String, progress: (_ level: Double, _ position: Double) -> Bool) throws
+    /// What adapts the speech model to the person (`train`), and the stock acoustic
+    /// model it adapts.
+    func modelAdapter() throws -> (adapter: ModelAdapter, base: String)
 }
 
 /// Audio being recorded: reading it delivers 16 kHz for recognition, and everything

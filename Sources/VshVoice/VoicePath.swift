@@ -11,15 +11,20 @@ public struct VoicePath {
     let makeFrontEnd: (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor
     /// Loads a recogniser for a JSGF grammar over `vocabulary`.
     let makeRecognizer: (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
+    /// Names the speech model a recogniser made now would load: when it changes (`train`
+    /// adapted the model, or `train reset` put the stock one back) the listener reloads.
+    public let model: () -> String
 
     public init(
         settings: Settings,
         frontEnd: @escaping (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor,
-        recognizer: @escaping (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
+        recognizer: @escaping (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer,
+        model: @escaping () -> String = { "" }
     ) {
         self.settings = settings
         self.makeFrontEnd = frontEnd
         self.makeRecognizer = recognizer
+        self.model = model
     }
 
     /// The front end, when noise suppression or gain control is on.

@@ -24,7 +24,7 @@ import VshVoice
     static func recognizer(_ dir: TempDirectory) throws -> SphinxCommandRecognizer {
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         return try SphinxCommandRecognizer(
-            settings: .init(modelDirectory: model), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
+            settings: .init(model: SpeechModel(directory: model)), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
             workDirectory: dir.path)
     }
 

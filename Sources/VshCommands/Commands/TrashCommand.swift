@@ -29,11 +29,13 @@ public struct TrashCommand: ShellCommand {
         let batches = context.store.trash()
         context.warn(context.store.takeNotices())
         let items = batches.reduce(0) { $0 + $1.items.count }, drafts = batches.reduce(0) { $0 + $1.drafts.count }
-        let count = items + drafts
+        let models = batches.reduce(0) { $0 + $1.directories.count }
+        let count = items + drafts + models
         if action == .empty {
             guard count > 0 else { return context.output.line("The trash is already empty.") }
             guard yes else {
-                let what = [items > 0 ? counted(items, "transcript") : nil, drafts > 0 ? counted(drafts, "draft") : nil]
+                let what = [items > 0 ? counted(items, "transcript") : nil, drafts > 0 ? counted(drafts, "draft") : nil,
+                            models > 0 ? counted(models, "adapted speech model") : nil]
                 throw CommandError("emptying the trash removes \(what.compactMap { $0 }.joined(separator: " and ")) for good; to do it, run 'trash empty --yes'")
             }
             let removed = try context.store.emptyTrash()
@@ -48,6 +50,9 @@ public struct TrashCommand: ShellCommand {
             context.output.line(context.style.bold("Deleted \(when)") + (i == 0 ? context.style.dim("  ('undo' restores this)") : ""))
             for item in batch.items { context.output.line("  \(item.id)  \(item.title.visible)") }
             for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
+            if batch.directories.contains(TrainingTakes.modelName) {
+                context.output.line("  the speech model adapted to your voice  " + context.style.dim("('train reset')"))
+            }
         }
     }
 }

@@ -22,6 +22,9 @@ public struct UndoCommand: ShellCommand {
         if !restored.drafts.isEmpty {
             parts.append("\(counted(restored.drafts.count, "draft")) (\(restored.drafts.joined(separator: ", ")))")
         }
+        if restored.directories.contains(TrainingTakes.modelName) {
+            parts.append("the speech model adapted to your voice (in use again)")
+        }
         context.output.line("restored " + (parts.isEmpty ? "nothing" : parts.joined(separator: " and ")))
     }
 }

@@ -13,6 +13,8 @@ extension TranscriptStore {
         public var items: [Trashed]
         /// Discarded drafts' ids.
         public var drafts: [String]
+        /// Directories of the store's own set aside (`model`: the adapted speech model).
+        public var directories: [String] = []
     }
 
     public struct Trashed: Sendable, Equatable {
@@ -24,6 +26,8 @@ extension TranscriptStore {
     public struct Restored: Sendable, Equatable {
         public var items: [String]
         public var drafts: [String]
+        /// Directories of the store's own (`model`).
+        public var directories: [String] = []
     }
 
     var trashDirectory: String { path("trash") }
@@ -58,6 +62,20 @@ extension TranscriptStore {
         }
     }
 
+    /// Moves the store's directory `name` (the adapted speech model, `model`) to the trash
+    /// as a batch of its own, so `undo` puts it back. False when there is none.
+    @discardableResult
+    public func trash(directory name: String) throws -> Bool {
+        precondition(!name.contains("/") && !name.hasSuffix(".txt") && name != "drafts", "not a directory of the store's own: \(name)")
+        guard StoreFiles.isDirectory(path(name)) else { return false }
+        try change { _ in
+            let batch = try newBatch()
+            try StoreFiles.move(path(name), to: batch + "/" + name)
+            StoreFiles.syncDirectory(batch)
+        }
+        return true
+    }
+
     /// Puts back the newest batch of the trash. Refuses, changing nothing, when one of
     /// its files exists again in the store.
     public func undo() throws -> Restored {
@@ -85,7 +103,8 @@ extension TranscriptStore {
             rmdir(batch + "/drafts")
             rmdir(batch)
             return Restored(items: files.filter { $0.hasSuffix(".txt") }.map(Self.id(of:)).sorted(),
-                            drafts: Set(drafts.map(Self.id(of:))).sorted())
+                            drafts: Set(drafts.map(Self.id(of:))).sorted(),
+                            directories: files.filter { StoreFiles.isDirectory(path($0)) }.sorted())
         }
     }
 
@@ -101,7 +120,9 @@ extension TranscriptStore {
                 return Trashed(id: id, title: header?.title ?? Self.untitled)
             }
             let drafts = Set((StoreFiles.names(in: batch + "/drafts") ?? []).map(Self.id(of:)))
-            return TrashBatch(name: name, items: items, drafts: drafts.sorted())
+            let directories = (StoreFiles.names(in: batch) ?? [])
+                .filter { $0 != "drafts" && StoreFiles.isDirectory(batch + "/" + $0) }.sorted()
+            return TrashBatch(name: name, items: items, drafts: drafts.sorted(), directories: directories)
         }
     }
 
@@ -109,7 +130,7 @@ extension TranscriptStore {
     /// were removed.
     @discardableResult
     public func emptyTrash() throws -> Int {
-        let count = trash().reduce(0) { $0 + $1.items.count + $1.drafts.count }
+        let count = trash().reduce(0) { $0 + $1.items.count + $1.drafts.count + $1.directories.count }
         guard StoreFiles.isDirectory(trashDirectory) else { return 0 }
         try change { _ in
             for name in StoreFiles.names(in: trashDirectory) ?? [] {

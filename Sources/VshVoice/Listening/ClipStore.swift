@@ -56,7 +56,7 @@ public struct ClipStore: Sendable {
     }
 
     /// A 16-bit mono PCM WAV file.
-    static func wav(_ samples: [Int16], rate: Int) -> Data {
+    package static func wav(_ samples: [Int16], rate: Int) -> Data {
         var data = Data(capacity: 44 + samples.count * 2)
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
         func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }

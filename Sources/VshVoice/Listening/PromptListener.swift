@@ -43,7 +43,7 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         let starting = grammars.withLock { state -> Bool in
             guard !state.running else { return false }
             state.running = true
-            state.listenedFor = current.first?.jsgf ?? ""
+            state.listenedFor = (current.first?.jsgf ?? "") + path.model()
             state.pending = nil
             return true
         }
@@ -89,7 +89,7 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
     public func refreshGrammar() {
         let current = currentGrammars()
         grammars.withLock { state in
-            if let jsgf = current.first?.jsgf, jsgf != state.listenedFor {
+            if let jsgf = current.first.map({ $0.jsgf + path.model() }), jsgf != state.listenedFor {
                 state.listenedFor = jsgf
                 state.pending = current
             }

@@ -1,0 +1,230 @@
+import ArgumentParser
+import Foundation
+import VshCore
+import VshStore
+import VshVoice
+import VshCommandFiles
+
+/// `train` adapts the speech model to the person and their microphone: it shows one
+/// phrase at a time, keeps each take that is fit, then adapts (MLLR, then MAP) into the
+/// store's `model/`, which vsh loads from then on. `train --from DIR` adapts from
+/// recordings already made; `train --again` adapts anew from the kept takes;
+/// `train status` says which model is in use; `train reset` goes back to the stock
+/// model (the adaptation goes to the trash: `undo` brings it back).
+public struct TrainCommand: ShellCommand {
+    public static let info = CommandInfo(
+        name: "train", summary: "Adapt the speech model to your voice and microphone (about two minutes of speaking)",
+        argumentChoices: [["status", "reset"]])
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case status, reset
+    }
+
+    @Argument(help: ArgumentHelp("'status' says which model is in use; 'reset' goes back to the stock model.",
+                                 valueName: "status|reset"))
+    var action: Action?
+
+    @Option(help: ArgumentHelp(
+        "Adapt from recordings in this directory: audio files (WAV or FLAC, any rate), each with NAME.txt beside it holding the words said.",
+        valueName: "dir"))
+    var from: String?
+
+    @Flag(help: "Adapt again from the takes kept by earlier training.")
+    var again = false
+
+    public init() {}
+
+    public mutating func validate() throws {
+        if action != nil && (from != nil || again) {
+            throw ValidationError("'train \(action!.rawValue)' takes no --from or --again")
+        }
+        if from != nil && again { throw ValidationError("--from and --again are two ways to train: choose one") }
+    }
+
+    public func run(in context: CommandContext) throws {
+        let session = context.session
+        let takes = Self.takes(session)
+        switch action {
+        case .status:
+            return status(context, takes: takes)
+        case .reset:
+            return try reset(context)
+        case nil:
+            break
+        }
+        guard let voice = session.voice else {
+            throw CommandError("training needs audio, and vsh was started with --no-voice; start it without that option")
+        }
+        let (adapter, base) = try voice.modelAdapter()
+        let training = ModelTraining(store: session.store, adapter: adapter, base: base)
+        let chosen: [TrainingTakes.Take]
+        if let from {
+            chosen = try Self.importTakes(from: from, into: takes, voice: voice, context: context)
+        } else if again {
+            chosen = takes.all()
+        } else {
+            guard try record(context, voice: voice, takes: takes) else { return }
+            chosen = takes.all()
+        }
+        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
+        let model = try training.adapt(chosen) { step in
+            if live {
+                context.output.write("\r\u{1B}[2K" + step)
+            } else {
+                context.output.line(step)
+            }
+        }
+        if live { context.output.write("\r\u{1B}[2K") }
+        context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
+            + "'train reset' goes back to the stock model.")
+    }
+
+    /// The takes of this store, sealed while it encrypts audio.
+    static func takes(_ session: Session) -> TrainingTakes {
+        var takes = TrainingTakes(store: session.paths.store)
+        let store = session.paths.store, keyFile = KeyFile(path: session.paths.keyFile)
+        takes.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }
+        return takes
+    }
+
+    func status(_ context: CommandContext, takes: TrainingTakes) {
+        let session = context.session
+        let base = session.settings.modelDirectory + "/en-us"
+        switch AdaptedModel.use(store: session.paths.store, base: base) {
+        case .stock:
+            context.output.line("Speech model: the stock model (\(base)); 'train' adapts it to your voice.")
+        case .adapted(let model, let dir):
+            context.output.line(String(format: "Speech model: adapted to your voice on %@ from %d takes (%.1f min of speech), %@; in %@.",
+                                       String(model.created.prefix(10)), model.takes, model.seconds / 60,
+                                       model.recipe == "mllr+map" ? "MLLR then MAP" : model.recipe, dir))
+        case .setAside(let why):
+            context.output.line("Speech model: the stock model (\(base)). The adaptation is not used: \(why).")
+        }
+        let kept = takes.all()
+        let script = Self.script(session)
+        let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
+        context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases) in \(takes.directory).")
+    }
+
+    func reset(_ context: CommandContext) throws {
+        guard try context.store.trash(directory: TrainingTakes.modelName) else {
+            return context.output.line("The stock speech model is already in use.")
+        }
+        context.output.line("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
+            + "Your takes are kept: 'train --again' adapts from them.")
+    }
+
+    /// The phrases for this session's commands.
+    static func script(_ session: Session) -> [String] {
+        TrainingScript.phrases(vocabulary: VoiceGrammar(registry: session.registry).vocabulary)
+    }
+
+    /// Records the phrases not yet recorded; true when the script was finished.
+    func record(_ context: CommandContext, voice: AudioServices, takes: TrainingTakes) throws -> Bool {
+        let session = context.session
+        let script = Self.script(session)
+        let done = Set(takes.all().map(\.name))
+        let start = script.indices.first { !done.contains(TrainingTakes.scriptName($0)) } ?? script.count
+        if start < script.count {
+            _ = try takes.sealing()  // an encrypted store without its key: say so before anyone speaks
+            let input = try voice.recordingInput(file: nil, rate: AudioFormat.sampleRate)
+            defer { try? input.finish() }
+            context.output.line(start == 0
+                ? "Say each phrase as it appears, at your usual pace and distance from the microphone: \(script.count) phrases, about two minutes."
+                : "Going on from phrase \(start + 1) of \(script.count) (\(start) recorded earlier).")
+            context.output.line("Type r and Enter to say the last phrase again, s and Enter to skip one, Enter alone to stop (what you said is kept).")
+            let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
+            var current = ""
+            let recorder = TakeRecorder(path: voice.path, takes: takes)
+            let (ending, next) = try recorder.run(
+                source: input, script: script, from: start, shouldStop: session.stopRequest
+            ) { event in
+                switch event {
+                case .phrase(let index, let total, let words, let again):
+                    current = String(format: "[%d/%d] ", index + 1, total) + (again ? "again: " : "say: ") + "\"\(words)\""
+                    if live { context.output.write("\r\u{1B}[2K" + current) } else { context.output.line(current) }
+                case .level(let level):
+                    if live { context.output.write("\r\u{1B}[2K" + current + "  " + LevelMeter.bar(level, width: 12)) }
+                case .kept(_, let seconds):
+                    let line = String(format: "  ✓ %.1f s", seconds)
+                    if live { context.output.write("\r\u{1B}[2K" + current + line + "\n") } else { context.output.line(line) }
+                case .unfit(let problem):
+                    if live { context.output.write("\r\u{1B}[2K") }
+                    context.output.line("  ✗ " + problem)
+                case .skipped(let index):
+                    if live { context.output.write("\r\u{1B}[2K") }
+                    context.output.line("  skipped phrase \(index + 1)")
+                }
+            }
+            if live { context.output.write("\r\u{1B}[2K") }
+            let kept = takes.all().count
+            switch ending {
+            case .finished:
+                break
+            case .stopped, .inputEnded:
+                let why = if case .stopped(let reason) = ending { "stopped (\(reason))" } else { "the input ended" }
+                context.output.line("Training \(why) at phrase \(next + 1) of \(script.count); the \(kept) takes are kept. "
+                    + "'train' goes on from there; 'train --again' adapts on what is recorded.")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Copies DIR's recordings (each `NAME.wav` or `NAME.flac` with `NAME.txt`) into the
+    /// kept takes, as 16 kHz audio; returns them. Files unfit to adapt on are named and left out.
+    static func importTakes(
+        from dir: String, into takes: TrainingTakes, voice: AudioServices, context: CommandContext
+    ) throws -> [TrainingTakes.Take] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError("--from \(dir): no such directory; name a directory of audio files, each with NAME.txt beside it")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let audio = names.filter { ["wav", "flac"].contains(($0 as NSString).pathExtension.lowercased()) }
+        guard !audio.isEmpty else {
+            throw CommandError("--from \(dir): no WAV or FLAC files there; name a directory of audio files, each with NAME.txt beside it")
+        }
+        let dictionary = context.session.settings.modelDirectory + "/cmudict-en-us.dict"
+        var words: [String: String] = [:]
+        var vocabulary = Set<String>()
+        for file in audio {
+            let stem = (file as NSString).deletingPathExtension
+            let textPath = dir + "/" + stem + ".txt"
+            guard let text = try? String(contentsOfFile: textPath, encoding: .utf8) else {
+                throw CommandError("\(dir)/\(file) has no \(stem).txt beside it; write the words said in it, or move the file away")
+            }
+            let said = text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            guard !said.isEmpty else { throw CommandError("\(textPath) is empty; write the words said in \(file) in it") }
+            words[file] = said
+            vocabulary.formUnion(said.split(separator: " ").map(String.init))
+        }
+        let (_, missing) = try PronunciationDictionary(path: dictionary, only: vocabulary).subset(vocabulary)
+        if let word = missing.sorted().first, let file = audio.first(where: { words[$0]!.split(separator: " ").contains(Substring(word)) }) {
+            throw CommandError("\(dir)/\((file as NSString).deletingPathExtension).txt: the dictionary has no \"\(word)\""
+                + (missing.count > 1 ? " (nor \(missing.count - 1) other word\(missing.count == 2 ? "" : "s"))" : "")
+                + "; spell it as a known word or leave that file out")
+        }
+        var imported: [TrainingTakes.Take] = []
+        for file in audio {
+            let input = try voice.recordingInput(file: dir + "/" + file, rate: AudioFormat.sampleRate)
+            var samples: [Int16] = []
+            var buffer = [Int16](repeating: 0, count: 4096)
+            while true {
+                let n = try input.read(into: &buffer)
+                if n == 0 { break }
+                samples += buffer[0..<n]
+            }
+            try? input.finish()
+            let said = words[file]!
+            if let problem = TakeCheck.problem(samples, words: said.split(separator: " ").count) {
+                context.warn("\(dir)/\(file) is left out: \(problem)")
+                continue
+            }
+            let name = "from-" + (file as NSString).deletingPathExtension
+            imported.append(try takes.save(samples, words: said, name: name))
+        }
+        context.output.line("Read \(imported.count) of \(audio.count) recordings from \(dir).")
+        return imported
+    }
+}

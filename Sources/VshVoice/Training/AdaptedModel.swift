@@ -1,0 +1,92 @@
+import Foundation
+import VshCore
+
+/// The speech model `train` adapted to this person and microphone: a copy of the
+/// acoustic model in the store's `model/` directory, never the system's, with
+/// `adaptation.json` saying what it was made from. vsh loads it in place of the stock
+/// acoustic model while it was made from the model vsh is set to (`voice.model`); after
+/// an update of that model it is set aside until `train --again` adapts anew.
+public struct AdaptedModel: Codable, Sendable, Equatable {
+    /// The stock acoustic model it was adapted from, and what its files looked like then.
+    public var base: String
+    public var baseFingerprint: String
+    /// How many takes, and how many seconds of speech, it was adapted on.
+    public var takes: Int
+    public var seconds: Double
+    /// `mllr+map`: the recipe, so a better one can tell what to redo.
+    public var recipe: String
+    /// When it was made (ISO 8601).
+    public var created: String
+    /// CPU seconds the adaptation's tools took.
+    public var cpuSeconds: Double?
+
+    public init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
+        self.base = base
+        self.baseFingerprint = Self.fingerprint(of: base)
+        self.takes = takes
+        self.seconds = seconds
+        self.recipe = recipe
+        self.created = ISO8601DateFormatter().string(from: created)
+    }
+
+    /// The adapted model's directory in the store at `store`.
+    public static func directory(store: String) -> String { store + "/model" }
+    static let manifestName = "adaptation.json"
+    /// The files PocketSphinx loads from an acoustic model directory.
+    public static let modelFiles = ["mdef", "means", "variances", "transition_matrices", "noisedict", "feat.params"]
+
+    /// Which acoustic model vsh loads.
+    public enum Use: Equatable, Sendable {
+        /// The stock model: nothing adapted.
+        case stock
+        /// The adapted model in `directory`.
+        case adapted(AdaptedModel, directory: String)
+        /// An adaptation that is not loaded, and why.
+        case setAside(String)
+    }
+
+    /// The model to load for the stock acoustic model `base` and the store at `store`.
+    public static func use(store: String, base: String) -> Use {
+        let dir = directory(store: store)
+        guard let data = FileManager.default.contents(atPath: dir + "/" + manifestName) else { return .stock }
+        guard let model = try? JSONDecoder().decode(AdaptedModel.self, from: data) else {
+            return .setAside("\(dir)/\(manifestName) is unreadable; 'train --again' adapts anew")
+        }
+        let missing = modelFiles.filter { !FileManager.default.fileExists(atPath: dir + "/" + $0) }
+            + (["sendump", "mixture_weights"].contains { FileManager.default.fileExists(atPath: dir + "/" + $0) } ? [] : ["sendump"])
+        if !missing.isEmpty {
+            return .setAside("the adapted model in \(dir) lacks \(missing.joined(separator: ", ")); 'train --again' adapts anew")
+        }
+        guard standardised(model.base) == standardised(base), model.baseFingerprint == fingerprint(of: base) else {
+            return .setAside("the adapted model was made from another speech model than \(base) (it was updated or voice.model changed); 'train --again' adapts it anew")
+        }
+        return .adapted(model, directory: dir)
+    }
+
+    /// The acoustic model directory to load: the adapted one when it is in use.
+    public static func acousticModel(store: String, base: String) -> String {
+        if case .adapted(_, let dir) = use(store: store, base: base) { return dir }
+        return base
+    }
+
+    /// Writes the manifest into `directory`, last: a model without one is never loaded.
+    public func write(into directory: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(self), to: directory + "/" + Self.manifestName)
+    }
+
+    /// Sizes and modification times of the base model's files: changes when the package
+    /// that holds them is updated.
+    static func fingerprint(of base: String) -> String {
+        (modelFiles + ["sendump", "mixture_weights"]).compactMap { name -> String? in
+            var info = stat()
+            guard stat(base + "/" + name, &info) == 0 else { return nil }
+            return "\(name):\(info.st_size):\(info.st_mtim.tv_sec)"
+        }.joined(separator: ",")
+    }
+
+    private static func standardised(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

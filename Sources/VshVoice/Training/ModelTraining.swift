@@ -1,0 +1,53 @@
+import Foundation
+import VshCore
+import VshStore
+
+/// Puts an adaptation in place: the adapter writes a new model beside the store's
+/// `model/`, and only a whole one replaces it; the one it replaces goes to the trash
+/// (`undo` brings it back). A failed adaptation leaves the model in use as it was.
+public struct ModelTraining {
+    /// Fewer takes than this do not adapt: MLLR estimates a transform from them, and
+    /// with a few seconds of speech it learns the phrases, not the voice.
+    public static let minimumTakes = 10
+
+    let store: TranscriptStore
+    let adapter: ModelAdapter
+    let base: String
+
+    public init(store: TranscriptStore, adapter: ModelAdapter, base: String) {
+        self.store = store
+        self.adapter = adapter
+        self.base = base
+    }
+
+    public var modelDirectory: String { AdaptedModel.directory(store: store.directory) }
+
+    /// Adapts on `takes` and puts the result in use. Returns the new model.
+    public func adapt(_ takes: [TrainingTakes.Take], progress: (String) -> Void) throws -> AdaptedModel {
+        guard takes.count >= Self.minimumTakes else {
+            throw CommandError("adapting needs at least \(Self.minimumTakes) takes and there \(takes.count == 1 ? "is" : "are") \(takes.count); 'train' records more")
+        }
+        let fresh = store.directory + "/.model-new"
+        try? FileManager.default.removeItem(atPath: fresh)
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let model: AdaptedModel
+        do {
+            try FileManager.default.createDirectory(
+                atPath: fresh, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            model = try adapter.adapt(takes, base: base, into: fresh, progress: progress)
+            try model.write(into: fresh)
+        } catch {
+            throw CommandError("the adaptation failed, and the speech model in use is unchanged: \(error)")
+        }
+        try store.trash(directory: TrainingTakes.modelName)
+        guard rename(fresh, modelDirectory) == 0 else {
+            throw FileError.current("cannot put the adapted model in place at \(modelDirectory)", path: modelDirectory)
+        }
+        return model
+    }
+}
+
+extension TrainingTakes {
+    /// The adapted model's directory in the store (`AdaptedModel.directory`).
+    public static let modelName = "model"
+}

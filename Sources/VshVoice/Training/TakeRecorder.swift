@@ -1,0 +1,102 @@
+import VshCore
+import VshStore
+
+/// Records the training script one phrase at a time: the endpointer cuts each phrase
+/// as the person says it, `TakeCheck` judges it, a fit take is kept and the next phrase
+/// is shown; an unfit one is asked for again (three times, then skipped). The person
+/// types `r` to say the previous phrase again, `s` to skip one, and Enter (or Ctrl-C) to
+/// stop; the takes kept so far stay, so `train` goes on from there.
+public struct TakeRecorder {
+    public enum Event: Equatable {
+        /// Say phrase `index` (from 0) of `total`; `again` after an unfit take or a redo.
+        case phrase(index: Int, total: Int, words: String, again: Bool)
+        /// The loudness of the last 100 ms, dBFS.
+        case level(Double)
+        /// The take of phrase `index` was kept: its seconds of audio.
+        case kept(index: Int, seconds: Double)
+        /// The take was not fit: why.
+        case unfit(String)
+        /// Phrase `index` was skipped (asked, or three unfit takes).
+        case skipped(index: Int)
+    }
+
+    public enum Ending: Equatable {
+        case finished
+        /// The person stopped (Enter, Ctrl-C, a typed word other than r or s).
+        case stopped(String)
+        case inputEnded
+    }
+
+    /// Unfit takes of one phrase before it is skipped.
+    public static let triesPerPhrase = 3
+
+    let path: VoicePath
+    let takes: TrainingTakes
+
+    public init(path: VoicePath, takes: TrainingTakes) {
+        self.path = path
+        self.takes = takes
+    }
+
+    /// Records `script` from phrase `start` until its end, a stop, or the end of `source`.
+    /// Returns how it ended and the phrase to go on from.
+    public func run(
+        source: AudioSource, script: [String], from start: Int, shouldStop: () -> String?, event: (Event) -> Void
+    ) throws -> (ending: Ending, next: Int) {
+        guard start < script.count else { return (.finished, script.count) }
+        // The raw audio is kept: the front end's noise suppression is for noisy rooms,
+        // and a take that needs it is asked for again.
+        var feed = EndpointerFeed(source: source, frontEnd: nil, endpointer: path.endpointer(), chunk: 480)
+        var index = start
+        var unfit = 0
+        var meter = LevelMeter()
+        func ask(again: Bool) {
+            event(.phrase(index: index, total: script.count, words: script[index], again: again))
+        }
+        func advance() -> Bool {
+            index += 1
+            unfit = 0
+            if index == script.count { return false }
+            ask(again: false)
+            return true
+        }
+        ask(again: false)
+        while true {
+            let (read, events) = try feed.step()
+            if read.isEmpty && events.isEmpty { return (.inputEnded, index) }
+            meter.add(read) { event(.level($0)) }
+            switch shouldStop() {
+            case nil:
+                break
+            case "r":
+                index = max(0, index - 1)
+                unfit = 0
+                ask(again: true)
+                continue
+            case "s":
+                event(.skipped(index: index))
+                if !advance() { return (.finished, index) }
+                continue
+            case let reason?:
+                return (.stopped(reason), index)
+            }
+            for case .utterance(let segment) in events {
+                let words = script[index].split(separator: " ").count
+                let speech = segment.speechEnd - segment.start - Double(path.endpointer().settings.paddingBefore) / 1000
+                if let problem = TakeCheck.problem(segment.samples, words: words, speech: speech, padded: true) {
+                    event(.unfit(problem))
+                    unfit += 1
+                    if unfit < Self.triesPerPhrase {
+                        ask(again: true)
+                        continue
+                    }
+                    event(.skipped(index: index))
+                } else {
+                    try takes.save(segment.samples, words: script[index], name: TrainingTakes.scriptName(index))
+                    event(.kept(index: index, seconds: Double(segment.samples.count) / Double(AudioFormat.sampleRate)))
+                }
+                if !advance() { return (.finished, index) }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import VshCore
+import VshStore
+
+/// The phrases a person recorded for `train`, kept so that a later model or a better
+/// recipe can adapt again without asking them to speak again (`train --again`), and so
+/// that an interrupted training resumes. One 16 kHz mono WAV per take, `NAME.wav`, with
+/// its words in `NAME.txt`; sealed like the store's other audio while it encrypts.
+public struct TrainingTakes: Sendable {
+    public struct Take: Sendable, Equatable {
+        public var name: String
+        public var audioPath: String
+        public var words: String
+    }
+
+    public let directory: String
+    /// The key to seal takes with (nil: plain). Throws when the store encrypts and the key
+    /// is missing: then no take is written rather than a plain one.
+    public var sealing: @Sendable () throws -> AudioKey? = { nil }
+
+    /// The takes of the store at `store`.
+    public init(store: String) {
+        directory = store + "/training"
+    }
+
+    /// Every take with both its audio and its words, by name.
+    public func all() -> [Take] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".txt") && !$0.hasPrefix(".") }.sorted().compactMap { file in
+            let name = String(file.dropLast(4))
+            let audio = directory + "/" + name + ".wav"
+            guard FileManager.default.fileExists(atPath: audio),
+                  let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { return nil }
+            let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return words.isEmpty ? nil : Take(name: name, audioPath: audio, words: words)
+        }
+    }
+
+    /// The take name of phrase `index` (from 0) of the script: `001`, `002`…
+    public static func scriptName(_ index: Int) -> String { String(format: "%03d", index + 1) }
+
+    /// Writes (or replaces) a take: the audio first, the words last, so a take is listed
+    /// only once it is whole.
+    @discardableResult
+    public func save(_ samples: [Int16], words: String, name: String) throws -> Take {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let audio = directory + "/" + name + ".wav"
+        let wav = ClipStore.wav(samples, rate: AudioFormat.sampleRate)
+        let bytes = try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
+        try AtomicFile.write(bytes, to: audio)
+        try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")
+        return Take(name: name, audioPath: audio, words: words)
+    }
+
+    /// Removes a take (a redo replaces it; this is for takes found unfit later).
+    public func remove(_ name: String) {
+        unlink(directory + "/" + name + ".txt")
+        unlink(directory + "/" + name + ".wav")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import VshCore
+import VshStore
+import VshVoice
+import VshTestSupport
+
+/// `train`'s parts that need no model: the script, the take check, the recording of
+/// takes (with a fake microphone), and which model is loaded.
+@Suite struct TrainingTests {
+    static func path() -> VoicePath {
+        var settings = Settings()
+        settings.denoise = .off
+        return VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+                         recognizer: { _, _ in FakeRecognizer([]) })
+    }
+
+    /// Records `script` from `audio`, answering each poll for a stop from `keys` in turn.
+    static func record(
+        _ audio: [Int16], script: [String], from start: Int = 0, keys: [String?] = [], takes: TrainingTakes
+    ) throws -> (TakeRecorder.Ending, Int, [TakeRecorder.Event]) {
+        var keys = keys[...]
+        var events: [TakeRecorder.Event] = []
+        let (ending, next) = try TakeRecorder(path: path(), takes: takes).run(
+            source: FakeAudioSource(audio), script: script, from: start,
+            shouldStop: { keys.popFirst() ?? nil }, event: { if case .level = $0 {} else { events.append($0) } })
+        return (ending, next, events)
+    }
+
+    @Test func theScriptHasTheCommandWordsDigitsAndSentencesInAFixedOrder() {
+        let script = TrainingScript.phrases(vocabulary: ["record", "list", "play", "save", "delete", "one", "seven", "oh"])
+        #expect(script.first == "delete list play record")
+        #expect(script[1] == "save")
+        #expect(!script.contains { $0.split(separator: " ").contains("seven") && !TrainingScript.digits.contains($0) })
+        #expect(script.filter(TrainingScript.digits.contains).count == TrainingScript.digits.count)
+        #expect(script.filter(TrainingScript.sentences.contains).count == TrainingScript.sentences.count)
+        #expect(script == TrainingScript.phrases(vocabulary: ["save", "play", "list", "record", "delete", "one", "seven", "oh"]))
+    }
+
+    @Test func aTakeTooQuietClippedNoisyOrShortIsAskedAgain() {
+        let speech = TestSignal.bursts([0.2, 0.8, 0.2])
+        #expect(TakeCheck.problem(speech, words: 3, speech: 0.8, padded: true) == nil)
+        #expect(TakeCheck.problem(speech.map { $0 / 100 }, words: 3)?.hasPrefix("too quiet") == true)
+        #expect(TakeCheck.problem(speech.map { Int16(clamping: Int($0) * 20) }, words: 3)?.hasPrefix("too loud") == true)
+        let noisy = zip(speech, TestSignal.bursts([1.2], seed: 3).map { $0 * 20 }).map { Int16(clamping: Int($0) + Int($1)) }
+        #expect(TakeCheck.problem(noisy, words: 3, speech: 0.8, padded: true)?.hasPrefix("drowned in noise") == true)
+        #expect(TakeCheck.problem(noisy, words: 3) == nil)
+        #expect(TakeCheck.problem(speech, words: 12, speech: 0.8, padded: true)?.hasPrefix("too short") == true)
+    }
+
+    @Test func eachPhraseSpokenIsKeptWithItsWords() throws {
+        let dir = TempDirectory("takes")
+        let takes = TrainingTakes(store: dir.path)
+        let audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 1.0])
+        let (ending, next, events) = try Self.record(audio, script: ["record list", "play save", "help back"], takes: takes)
+        #expect(ending == .finished)
+        #expect(next == 3)
+        #expect(takes.all().map(\.name) == ["001", "002", "003"])
+        #expect(takes.all().map(\.words) == ["record list", "play save", "help back"])
+        #expect(events.filter { if case .kept = $0 { true } else { false } }.count == 3)
+        // A take is a WAV of the utterance with its padding.
+        let size = (try FileManager.default.attributesOfItem(atPath: takes.all()[0].audioPath)[.size] as? Int) ?? 0
+        #expect(size > 44 + 2 * 16_000)
+    }
+
+    @Test func skipRedoAndStopAsTheKeysSay() throws {
+        let dir = TempDirectory("takes")
+        let takes = TrainingTakes(store: dir.path)
+        let audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 1.0])
+        // "s" at the first read skips phrase 1; the first burst is phrase 2's.
+        var (ending, next, events) = try Self.record(audio, script: ["a b", "c d", "e f", "g h"], keys: ["s"], takes: takes)
+        #expect(events.first == .phrase(index: 0, total: 4, words: "a b", again: false))
+        #expect(events.contains(.skipped(index: 0)))
+        #expect(ending == .finished)
+        #expect(takes.all().map(\.name) == ["002", "003", "004"])
+
+        // Enter stops: what was said is kept, and the next run goes on from there.
+        let fresh = TrainingTakes(store: TempDirectory("takes2").path)
+        let keys: [String?] = Array(repeating: nil, count: 60) + ["Enter"]
+        (ending, next, events) = try Self.record(audio, script: ["a b", "c d", "e f", "g h"], keys: keys, takes: fresh)
+        #expect(ending == .stopped("Enter"))
+        #expect(next == 1)
+        #expect(fresh.all().map(\.name) == ["001"])
+
+        // "r" goes back to the phrase before.
+        (ending, next, events) = try Self.record(audio, script: ["a b", "c d"], from: 1, keys: ["r"], takes: fresh)
+        #expect(events.contains(.phrase(index: 0, total: 2, words: "a b", again: true)))
+        #expect(ending == .finished)
+    }
+
+    @Test func aPhraseClippedThreeTimesIsSkipped() throws {
+        let dir = TempDirectory("takes")
+        let takes = TrainingTakes(store: dir.path)
+        // Bursts that clip: speech to the endpointer, unfit to keep.
+        var audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8], tone: 60_000)
+        audio += TestSignal.bursts([0.8, 1.0])
+        let (ending, _, events) = try Self.record(audio, script: ["a b", "c d"], takes: takes)
+        #expect(events.filter { if case .unfit = $0 { true } else { false } }.count == 3)
+        #expect(events.contains(.skipped(index: 0)))
+        #expect(ending == .finished)
+        #expect(takes.all().map(\.name) == ["002"])
+    }
+
+    @Test func theAdaptedModelIsLoadedOnlyWhileItMatchesItsBase() throws {
+        let dir = TempDirectory("model")
+        let base = dir.file("stock")
+        let store = dir.file("store")
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        for name in AdaptedModel.modelFiles + ["sendump"] { dir.write(name, to: "stock/" + name) }
+        #expect(AdaptedModel.use(store: store, base: base) == .stock)
+        #expect(AdaptedModel.acousticModel(store: store, base: base) == base)
+
+        let adapted = AdaptedModel.directory(store: store)
+        try FileManager.default.createDirectory(atPath: adapted, withIntermediateDirectories: true)
+        for name in AdaptedModel.modelFiles + ["sendump"] { dir.write(name, to: "store/model/" + name) }
+        let model = AdaptedModel(base: base, takes: 50, seconds: 100, recipe: "mllr+map")
+        try model.write(into: adapted)
+        #expect(AdaptedModel.use(store: store, base: base) == .adapted(model, directory: adapted))
+        #expect(AdaptedModel.acousticModel(store: store, base: base) == adapted)
+
+        // The stock model was updated: the adaptation is set aside, saying why.
+        sleep(1)
+        dir.write("changed", to: "stock/means")
+        guard case .setAside(let why) = AdaptedModel.use(store: store, base: base) else {
+            Issue.record("an adaptation of an older model was loaded")
+            return
+        }
+        #expect(why.contains("train --again"))
+        #expect(AdaptedModel.acousticModel(store: store, base: base) == base)
+    }
+}
