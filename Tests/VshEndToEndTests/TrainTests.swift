@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import VshTestSupport
+import VshVoice
+
+/// `vsh train` through the built binary: adaptation with Debian's sphinxtrain tools from
+/// takes synthesised with espeak-ng, the model it loads, reset and undo, what it says
+/// about bad input, and the phrase-by-phrase recording at a real pseudo-terminal.
+@Suite(.serialized) struct TrainTests {
+    /// Takes of `phrases` in espeak-ng's voice (22.05 kHz WAV: `train --from` takes any rate),
+    /// each with NAME.txt beside it.
+    static func takes(_ dir: TempDirectory, _ phrases: [String], folder: String = "takes") throws -> String {
+        let path = dir.file(folder)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (i, phrase) in phrases.enumerated() {
+            let name = String(format: "take%02d", i)
+            try VshBinary.shell("espeak-ng -v en-us -s \(140 + 10 * (i % 3)) -w \(path)/\(name).wav \"\(phrase)\"")
+            dir.write(phrase + "\n", to: folder + "/" + name + ".txt")
+        }
+        return path
+    }
+
+    static let phrases = Array(TrainingScript.digits + TrainingScript.sentences.prefix(6))
+
+    @Test func everyWordOfTheScriptIsInTheDictionary() throws {
+        let words = Set((TrainingScript.digits + TrainingScript.sentences).flatMap { $0.split(separator: " ").map(String.init) })
+        let dictionary = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+        let (_, missing) = try PronunciationDictionary(path: dictionary, only: words).subset(words)
+        #expect(missing.isEmpty)
+    }
+
+    @Test func adaptsFromRecordingsLoadsTheModelAndResetsRecoverably() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory("train")
+        let from = try Self.takes(dir, Self.phrases)
+
+        let trained = try vsh.run(["train", "--from", from])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        #expect(trained.stdout.contains("Read 12 of 12 recordings"))
+        #expect(trained.stdout.contains("MLLR"))
+        #expect(trained.stdout.contains("adapted to your voice (12 takes"))
+        let model = vsh.home.file("data/vsh/model")
+        #expect(FileManager.default.fileExists(atPath: model + "/sendump"))
+        #expect(FileManager.default.fileExists(atPath: model + "/adaptation.json"))
+        // The system's model is never touched: its files are read-only here anyway, and the
+        // takes are kept in the store for `train --again`.
+        #expect(FileManager.default.fileExists(atPath: vsh.home.file("data/vsh/training/from-take00.wav")))
+
+        let status = try vsh.run(["train", "status"])
+        #expect(status.stdout.contains("adapted to your voice"), "\(status.stdout)")
+        #expect(status.stdout.contains("from 12 takes"))
+        let version = try vsh.run(["--version", "--verbose"])
+        #expect(version.stdout.contains("adapted to your voice from 12 takes"), "\(version.stdout)")
+
+        // The adapted model recognises: goforward's phrase with its own grammar.
+        let listened = try vsh.run(["listen", "--from", EvalData.real + "/goforward.raw", "--grammar", EvalData.real + "/goforward.gram", "--json"])
+        #expect(listened.status == 0, "\(listened.stderr)")
+        #expect(listened.stdout.contains("\"command\": \"go forward ten meters\""), "\(listened.stdout)")
+
+        let reset = try vsh.run(["train", "reset"])
+        #expect(reset.stdout.contains("stock speech model is in use again"), "\(reset.stdout)")
+        #expect(try vsh.run(["train", "status"]).stdout.contains("the stock model"))
+        #expect(try vsh.run(["trash"]).stdout.contains("the speech model adapted to your voice"))
+        let undone = try vsh.run(["undo"])
+        #expect(undone.stdout.contains("the speech model adapted to your voice"), "\(undone.stdout)")
+        #expect(try vsh.run(["train", "status"]).stdout.contains("adapted to your voice"))
+
+        // Again, from the kept takes: the model it replaces goes to the trash.
+        let again = try vsh.run(["train", "--again"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("adapted to your voice (12 takes"))
+        #expect(try vsh.run(["trash"]).stdout.contains("the speech model adapted to your voice"))
+    }
+
+    @Test func badRecordingsAreNamedAndTheModelInUseStays() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory("train")
+        let from = try Self.takes(dir, Array(Self.phrases.prefix(3)))
+
+        let missing = try vsh.run(["train", "--from", dir.file("nowhere")])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("nowhere: no such directory"), "\(missing.stderr)")
+
+        let few = try vsh.run(["train", "--from", from])
+        #expect(few.status != 0)
+        #expect(few.stderr.contains("at least 10 takes and there are 3"), "\(few.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: vsh.home.file("data/vsh/model")))
+
+        dir.write("the zqxjv canoe\n", to: "takes/take01.txt")
+        let unknown = try vsh.run(["train", "--from", from])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("take01.txt: the dictionary has no \"zqxjv\""), "\(unknown.stderr)")
+
+        try FileManager.default.removeItem(atPath: from + "/take02.txt")
+        let untold = try vsh.run(["train", "--from", from])
+        #expect(untold.status != 0)
+        #expect(untold.stderr.contains("take02.wav has no take02.txt beside it"), "\(untold.stderr)")
+        #expect(try vsh.run(["train", "status"]).stdout.contains("the stock model"))
+    }
+
+    /// The recording, as a person sees it: phrases one at a time, a level bar, each take
+    /// checked; the input ending midway keeps the takes, and the next `train` goes on.
+    @Test func recordsPhraseByPhraseAtATerminalAndGoesOnWhereItStopped() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory("train")
+        // Three phrases of four words, a second of silence around each (22.05 kHz).
+        try VshBinary.shell("sox -n -r 22050 -c 1 -b 16 \(dir.file("gap.wav")) trim 0 1.0")
+        var parts = [dir.file("gap.wav")]
+        for (i, words) in ["one two three four", "five six seven eight", "nine zero one two"].enumerated() {
+            try VshBinary.shell("espeak-ng -v en-us -s 150 -w \(dir.file("p\(i).wav")) '\(words)'")
+            parts += [dir.file("p\(i).wav"), dir.file("gap.wav")]
+        }
+        try VshBinary.shell("sox \(parts.joined(separator: " ")) \(dir.file("three.wav"))")
+        let env = vsh.environment(["TERM": "xterm"])
+
+        let tty = try TmuxSession(command: [VshBinary.path, "--audio-in", dir.file("three.wav"), "train"],
+                                  environment: env, width: 120, height: 30)
+        let screen = try tty.waitFor("the input ended", timeout: 30)
+        #expect(screen.contains("Say each phrase as it appears"), "\(screen)")
+        #expect(screen.contains("[1/"), "\(screen)")
+        #expect(screen.components(separatedBy: "✓").count - 1 == 3, "\(screen)")
+        #expect(screen.contains("at phrase 4 of"), "\(screen)")
+        #expect(screen.contains("the 3 takes are kept"), "\(screen)")
+        #expect(try tty.waitForExit() == 0)
+
+        let resumed = try TmuxSession(command: [VshBinary.path, "--audio-in", dir.file("p0.wav"), "train"],
+                                      environment: env, width: 120, height: 30)
+        let again = try resumed.waitFor("the input ended", timeout: 30)
+        #expect(again.contains("Going on from phrase 4 of"), "\(again)")
+        #expect(again.contains("[4/"), "\(again)")
+        #expect(try vsh.run(["train", "status"]).stdout.contains("Takes kept: 4 (4 of the"))
+    }
+}
