@@ -71,6 +71,15 @@ import VshVoice
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("adapted to your voice (12 takes"))
         #expect(try vsh.run(["trash"]).stdout.contains("the speech model adapted to your voice"))
+
+        // The takes are audio like any other: `encrypt on` seals them, and adapting again
+        // reads them sealed.
+        let encrypted = try vsh.run(["encrypt", "on"])
+        #expect(encrypted.status == 0, "\(encrypted.stderr)")
+        let take = try Data(contentsOf: URL(fileURLWithPath: vsh.home.file("data/vsh/training/from-take00.wav")))
+        #expect(take.prefix(8) == Data("VSHENC1\n".utf8))
+        let sealedAgain = try vsh.run(["train", "--again"])
+        #expect(sealedAgain.status == 0, "\(sealedAgain.stderr)")
     }
 
     @Test func badRecordingsAreNamedAndTheModelInUseStays() throws {

@@ -162,8 +162,8 @@ public struct TrainCommand: ShellCommand {
             case .finished:
                 break
             case .stopped, .inputEnded:
-                let why = if case .stopped(let reason) = ending { "stopped (\(reason))" } else { "the input ended" }
-                context.output.line("Training \(why) at phrase \(next + 1) of \(script.count); the \(kept) takes are kept. "
+                let why = if case .stopped(let reason) = ending { "you stopped it (\(reason))" } else { "the input ended" }
+                context.output.line("Training paused: \(why) at phrase \(next + 1) of \(script.count); the \(kept) takes are kept. "
                     + "'train' goes on from there; 'train --again' adapts on what is recorded.")
                 return false
             }

@@ -39,12 +39,12 @@ extension TranscriptStore {
         return key
     }
 
-    /// Every audio file vsh keeps in the store: `*.wav` in the store, in `drafts/`, and
-    /// in each trash batch and its `drafts/`; regular files only (a symbolic link is not
-    /// followed). With `cleaning`, leftovers of an interrupted conversion
-    /// (`.<name>.wav.vsh-convert`) are removed on the way.
+    /// Every audio file vsh keeps in the store: `*.wav` in the store, in `drafts/`, in
+    /// `training/` (the takes `train` keeps), and in each trash batch and its `drafts/`;
+    /// regular files only (a symbolic link is not followed). With `cleaning`, leftovers of
+    /// an interrupted conversion (`.<name>.wav.vsh-convert`) are removed on the way.
     public func audioFiles(cleaning: Bool = false) -> [String] {
-        var places = [directory, draftsDirectory]
+        var places = [directory, draftsDirectory, path(Self.trainingDirectoryName)]
         for batch in (StoreFiles.names(in: trashDirectory) ?? []).sorted() where !batch.hasPrefix(".") {
             places += [trashDirectory + "/" + batch, trashDirectory + "/" + batch + "/drafts"]
         }

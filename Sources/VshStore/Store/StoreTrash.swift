@@ -31,6 +31,8 @@ extension TranscriptStore {
     }
 
     var trashDirectory: String { path("trash") }
+    /// Where `train` keeps the takes a person recorded (VshVoice's `TrainingTakes`).
+    public static let trainingDirectoryName = "training"
 
     /// Moves the saved transcripts `ids` to the trash as one batch; all or nothing when
     /// an id is unknown. Returns what was deleted, in the order given.

@@ -20,7 +20,7 @@ public struct TrainingTakes: Sendable {
 
     /// The takes of the store at `store`.
     public init(store: String) {
-        directory = store + "/training"
+        directory = store + "/" + TranscriptStore.trainingDirectoryName
     }
 
     /// Every take with both its audio and its words, by name.
