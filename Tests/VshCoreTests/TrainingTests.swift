@@ -17,12 +17,12 @@ import VshTestSupport
 
     /// Records `script` from `audio`, answering each poll for a stop from `keys` in turn.
     static func record(
-        _ audio: [Int16], script: [String], from start: Int = 0, keys: [String?] = [], takes: TrainingTakes
+        _ audio: [Int16], script: [String], asking: [Int]? = nil, keys: [String?] = [], takes: TrainingTakes
     ) throws -> (TakeRecorder.Ending, Int, [TakeRecorder.Event]) {
         var keys = keys[...]
         var events: [TakeRecorder.Event] = []
         let (ending, next) = try TakeRecorder(path: path(), takes: takes).run(
-            source: FakeAudioSource(audio), script: script, from: start,
+            source: FakeAudioSource(audio), script: script, asking: asking ?? Array(script.indices),
             shouldStop: { keys.popFirst() ?? nil }, event: { if case .level = $0 {} else { events.append($0) } })
         return (ending, next, events)
     }
@@ -82,9 +82,12 @@ import VshTestSupport
         #expect(next == 1)
         #expect(fresh.all().map(\.name) == ["001"])
 
-        // "r" goes back to the phrase before.
-        (ending, next, events) = try Self.record(audio, script: ["a b", "c d"], from: 1, keys: ["r"], takes: fresh)
-        #expect(events.contains(.phrase(index: 0, total: 2, words: "a b", again: true)))
+        // Only the phrases asked for; "r" goes back to the one asked before.
+        (ending, next, events) = try Self.record(audio, script: ["a b", "c d", "e f", "g h"], asking: [1, 3],
+                                                 keys: Array(repeating: nil, count: 60) + ["r"], takes: fresh)
+        #expect(events.contains(.phrase(index: 3, total: 4, words: "g h", again: false)))
+        #expect(events.contains(.phrase(index: 1, total: 4, words: "c d", again: true)))
+        #expect(!events.contains { if case .phrase(2, _, _, _) = $0 { true } else { false } })
         #expect(ending == .finished)
     }
 

@@ -123,21 +123,25 @@ public struct TrainCommand: ShellCommand {
     func record(_ context: CommandContext, voice: AudioServices, takes: TrainingTakes) throws -> Bool {
         let session = context.session
         let script = Self.script(session)
-        let done = Set(takes.all().map(\.name))
-        let start = script.indices.first { !done.contains(TrainingTakes.scriptName($0)) } ?? script.count
-        if start < script.count {
+        // Done is by words, so a script that grew (new command files) asks for what is new.
+        let kept = takes.all()
+        let done = Set(kept.filter { !$0.name.hasPrefix("from-") }.map(\.words))
+        let asking = script.indices.filter { !done.contains(script[$0]) }
+        if asking.isEmpty {
+            context.output.line("All \(script.count) phrases are recorded already; adapting from the \(kept.count) takes kept.")
+        } else {
             _ = try takes.sealing()  // an encrypted store without its key: say so before anyone speaks
             let input = try voice.recordingInput(file: nil, rate: AudioFormat.sampleRate)
             defer { try? input.finish() }
-            context.output.line(start == 0
+            context.output.line(asking.count == script.count
                 ? "Say each phrase as it appears, at your usual pace and distance from the microphone: \(script.count) phrases, about two minutes."
-                : "Going on from phrase \(start + 1) of \(script.count) (\(start) recorded earlier).")
+                : "Going on from phrase \(asking[0] + 1) of \(script.count) (\(script.count - asking.count) recorded earlier).")
             context.output.line("Type r and Enter to say the last phrase again, s and Enter to skip one, Enter alone to stop (what you said is kept).")
             let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
             var current = ""
             let recorder = TakeRecorder(path: voice.path, takes: takes)
             let (ending, next) = try recorder.run(
-                source: input, script: script, from: start, shouldStop: session.stopRequest
+                source: input, script: script, asking: asking, shouldStop: session.stopRequest
             ) { event in
                 switch event {
                 case .phrase(let index, let total, let words, let again):
@@ -157,13 +161,13 @@ public struct TrainCommand: ShellCommand {
                 }
             }
             if live { context.output.write("\r\u{1B}[2K") }
-            let kept = takes.all().count
             switch ending {
             case .finished:
                 break
             case .stopped, .inputEnded:
                 let why = if case .stopped(let reason) = ending { "you stopped it (\(reason))" } else { "the input ended" }
-                context.output.line("Training paused: \(why) at phrase \(next + 1) of \(script.count); the \(kept) takes are kept. "
+                let kept = takes.all().count
+                context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); the \(kept) takes are kept. "
                     + "'train' goes on from there; 'train --again' adapts on what is recorded.")
                 return false
             }

@@ -5,7 +5,8 @@ import VshStore
 /// as the person says it, `TakeCheck` judges it, a fit take is kept and the next phrase
 /// is shown; an unfit one is asked for again (three times, then skipped). The person
 /// types `r` to say the previous phrase again, `s` to skip one, and Enter (or Ctrl-C) to
-/// stop; the takes kept so far stay, so `train` goes on from there.
+/// stop; the takes kept so far stay, so `train` goes on from there. `r` goes back to the
+/// phrase asked before (in this run).
 public struct TakeRecorder {
     public enum Event: Equatable {
         /// Say phrase `index` (from 0) of `total`; `again` after an unfit take or a redo.
@@ -38,47 +39,50 @@ public struct TakeRecorder {
         self.takes = takes
     }
 
-    /// Records `script` from phrase `start` until its end, a stop, or the end of `source`.
-    /// Returns how it ended and the phrase to go on from.
+    /// Records the phrases of `script` at `indices` (those not recorded yet), in order,
+    /// until the last, a stop, or the end of `source`. Returns how it ended and the
+    /// position in `indices` to go on from.
     public func run(
-        source: AudioSource, script: [String], from start: Int, shouldStop: () -> String?, event: (Event) -> Void
+        source: AudioSource, script: [String], asking indices: [Int], shouldStop: () -> String?,
+        event: (Event) -> Void
     ) throws -> (ending: Ending, next: Int) {
-        guard start < script.count else { return (.finished, script.count) }
+        guard !indices.isEmpty else { return (.finished, 0) }
         // The raw audio is kept: the front end's noise suppression is for noisy rooms,
         // and a take that needs it is asked for again.
         var feed = EndpointerFeed(source: source, frontEnd: nil, endpointer: path.endpointer(), chunk: 480)
-        var index = start
+        var position = 0
+        var index: Int { indices[position] }
         var unfit = 0
         var meter = LevelMeter()
         func ask(again: Bool) {
             event(.phrase(index: index, total: script.count, words: script[index], again: again))
         }
         func advance() -> Bool {
-            index += 1
+            position += 1
             unfit = 0
-            if index == script.count { return false }
+            if position == indices.count { return false }
             ask(again: false)
             return true
         }
         ask(again: false)
         while true {
             let (read, events) = try feed.step()
-            if read.isEmpty && events.isEmpty { return (.inputEnded, index) }
+            if read.isEmpty && events.isEmpty { return (.inputEnded, position) }
             meter.add(read) { event(.level($0)) }
             switch shouldStop() {
             case nil:
                 break
             case "r":
-                index = max(0, index - 1)
+                position = max(0, position - 1)
                 unfit = 0
                 ask(again: true)
                 continue
             case "s":
                 event(.skipped(index: index))
-                if !advance() { return (.finished, index) }
+                if !advance() { return (.finished, position) }
                 continue
             case let reason?:
-                return (.stopped(reason), index)
+                return (.stopped(reason), position)
             }
             for case .utterance(let segment) in events {
                 let words = script[index].split(separator: " ").count
@@ -95,7 +99,7 @@ public struct TakeRecorder {
                     try takes.save(segment.samples, words: script[index], name: TrainingTakes.scriptName(index))
                     event(.kept(index: index, seconds: Double(segment.samples.count) / Double(AudioFormat.sampleRate)))
                 }
-                if !advance() { return (.finished, index) }
+                if !advance() { return (.finished, position) }
             }
         }
     }
