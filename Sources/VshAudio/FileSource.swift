@@ -84,15 +84,7 @@ public final class FileAudioSource: AudioSource {
 
     /// The whole file as 16 kHz mono samples: for tests and tools, not for long recordings.
     public static func readAll(path: String) throws -> [Int16] {
-        let source = try FileAudioSource(path: path)
-        var all: [Int16] = []
-        all.reserveCapacity(min(Int(source.duration * Double(outputRate)) + 64, 1 << 24))
-        var buffer = [Int16](repeating: 0, count: 16_384)
-        while true {
-            let count = try source.read(into: &buffer)
-            if count == 0 { return all }
-            all += buffer[0..<count]
-        }
+        try FileAudioSource(path: path).readToEnd()
     }
 
     /// Reads, downmixes and converts one block; at the end of the file, flushes.

@@ -145,13 +145,7 @@ public final class SphinxAdaptation: ModelAdapter {
         var control = "", transcript = "", samples = 0
         for (i, take) in takes.enumerated() {
             let name = String(format: "t%04d", i)
-            let source = try FileAudioSource(path: take.audioPath)
-            var audio: [Int16] = [], buffer = [Int16](repeating: 0, count: 8192)
-            while true {
-                let n = try source.read(into: &buffer)
-                if n == 0 { break }
-                audio += buffer[0..<n]
-            }
+            let audio = try FileAudioSource.readAll(path: take.audioPath)
             samples += audio.count
             try ClipStore.wav(SphinxCommandRecognizer.normalised(audio), rate: AudioFormat.sampleRate)
                 .write(to: URL(fileURLWithPath: work + "/features/" + name + ".wav"))

@@ -13,6 +13,19 @@ public protocol AudioSource: AnyObject {
     func read(into buffer: inout [Int16]) throws -> Int
 }
 
+extension AudioSource {
+    /// Everything up to the end of the stream: for files and takes, not for long recordings.
+    public func readToEnd() throws -> [Int16] {
+        var all: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: 16_384)
+        while true {
+            let count = try read(into: &buffer)
+            if count == 0 { return all }
+            all += buffer[0..<count]
+        }
+    }
+}
+
 /// Cleans audio before recognition (noise suppression, gain control), in place.
 public protocol Preprocessor: AnyObject {
     func process(_ frame: inout [Int16])

@@ -212,13 +212,7 @@ public struct TrainCommand: ShellCommand {
         var imported: [TrainingTakes.Take] = []
         for file in audio {
             let input = try voice.recordingInput(file: dir + "/" + file, rate: AudioFormat.sampleRate)
-            var samples: [Int16] = []
-            var buffer = [Int16](repeating: 0, count: 4096)
-            while true {
-                let n = try input.read(into: &buffer)
-                if n == 0 { break }
-                samples += buffer[0..<n]
-            }
+            let samples = try input.readToEnd()
             try? input.finish()
             let said = words[file]!
             if let problem = TakeCheck.problem(samples, words: said.split(separator: " ").count) {
