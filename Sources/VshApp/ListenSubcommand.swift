@@ -38,6 +38,13 @@ struct ListenSubcommand: ParsableCommand {
         }
     }
 
+    /// voice.threshold; for vsh's own commands, raised to the person's calibrated one
+    /// while their adapted model is in use (a `--grammar` of one's own was not calibrated).
+    func defaultThreshold(_ app: AppContext) -> Double {
+        grammar != nil ? app.settings.voiceThreshold
+            : AdaptedModel.commandThreshold(configured: app.settings.voiceThreshold, use: app.speechModel.adaptation)
+    }
+
     func run() throws {
         let app = try AppContext(store: nil, config: tool.config)
         let path = app.voicePath
@@ -49,7 +56,7 @@ struct ListenSubcommand: ParsableCommand {
             out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
         } : file
         let pipeline = path.commandPipeline(
-            source: source, recognizer: recognizer, threshold: threshold ?? app.settings.voiceThreshold,
+            source: source, recognizer: recognizer, threshold: threshold ?? defaultThreshold(app),
             interpret: interpret)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }

@@ -1,4 +1,5 @@
 import Foundation
+import VshAudio
 import VshCore
 import VshLineEditor
 import VshStore
@@ -24,6 +25,10 @@ enum PromptListening {
     static func attach(to editor: LibEditReader, session: Session, options: Options,
                        environment: [String: String], output: TextSink) -> LineReader {
         var promptOptions = VoicePrompt.Options(settings: session.settings)
+        // Raised for the person while their adapted model is in use (`train`).
+        promptOptions.threshold = AdaptedModel.commandThreshold(
+            configured: promptOptions.threshold,
+            use: SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store).adaptation)
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
         promptOptions.verbose = options.verbose

@@ -28,6 +28,18 @@ public final class SphinxAdaptation: ModelAdapter {
     /// The front end's settings in `feat.params` that `sphinx_fe` takes.
     static let frontEndSettings: Set<String> = ["-lowerf", "-upperf", "-nfilt", "-transform", "-lifter", "-samprate"]
 
+    /// What MAP moves, and how far.
+    struct Recipe {
+        /// MAP's prior weight τ (fixed), or nil: sphinxtrain's Bayesian estimate per Gaussian.
+        var tau: Double? = nil
+        var variances = true
+        var mixtureWeights = true
+        var name: String {
+            "mllr+map" + (tau.map { "(tau \($0))" } ?? "") + (variances ? "" : " means") + (mixtureWeights ? "+mixw" : "")
+        }
+    }
+    var recipe = Recipe()
+
     let model: SpeechModel
     let workDirectory: String
 
@@ -38,6 +50,17 @@ public final class SphinxAdaptation: ModelAdapter {
         }
         self.model = model
         self.workDirectory = workDirectory
+        // MEASURING ONLY (not committed): VSH_ADAPT_RECIPE="tau=0.1,var=0,mixw=0"
+        for part in (ProcessInfo.processInfo.environment["VSH_ADAPT_RECIPE"] ?? "").split(separator: ",") {
+            let kv = part.split(separator: "=").map(String.init)
+            guard kv.count == 2 else { continue }
+            switch kv[0] {
+            case "tau": recipe.tau = Double(kv[1])
+            case "var": recipe.variances = kv[1] == "1"
+            case "mixw": recipe.mixtureWeights = kv[1] == "1"
+            default: break
+            }
+        }
     }
 
     public func adapt(
@@ -101,20 +124,30 @@ public final class SphinxAdaptation: ModelAdapter {
         cpu += try run(Self.sphinxtrain + "/map_adapt", [
             "-moddeffn", mdef, "-ts2cbfn", ".ptm.", "-meanfn", work + "/mllr_means", "-varfn", base + "/variances",
             "-mixwfn", mixw, "-tmatfn", base + "/transition_matrices", "-accumdir", work + "/map-counts",
-            "-bayesmean", "yes",
-            "-mapmeanfn", output + "/means", "-mapvarfn", output + "/variances",
+        ] + (recipe.tau.map { ["-bayesmean", "no", "-fixedtau", "yes", "-tau", String($0)] } ?? ["-bayesmean", "yes"]) + [
+            "-mapmeanfn", output + "/means", "-mapvarfn", work + "/map_variances",
             "-mapmixwfn", work + "/map_mixture_weights", "-maptmatfn", work + "/map_transition_matrices",
         ], log: work + "/map_adapt.log")
 
         progress("Writing the adapted model (5/\(steps))…")
-        cpu += try run(Self.sphinxtrain + "/mk_s2sendump", [
-            "-pocketsphinx", "yes", "-moddeffn", mdef, "-mixwfn", work + "/map_mixture_weights",
-            "-mwfloor", "1e-20", "-sendumpfn", output + "/sendump",
-        ], log: work + "/mk_s2sendump.log")
-        for name in ["mdef", "feat.params", "noisedict", "transition_matrices"] {
+        var copied = ["mdef", "feat.params", "noisedict", "transition_matrices"]
+        if recipe.mixtureWeights {
+            cpu += try run(Self.sphinxtrain + "/mk_s2sendump", [
+                "-pocketsphinx", "yes", "-moddeffn", mdef, "-mixwfn", work + "/map_mixture_weights",
+                "-mwfloor", "1e-20", "-sendumpfn", output + "/sendump",
+            ], log: work + "/mk_s2sendump.log")
+        } else {
+            copied.append(FileManager.default.fileExists(atPath: base + "/sendump") ? "sendump" : "mixture_weights")
+        }
+        if recipe.variances {
+            try FileManager.default.copyItem(atPath: work + "/map_variances", toPath: output + "/variances")
+        } else {
+            copied.append("variances")
+        }
+        for name in copied {
             try FileManager.default.copyItem(atPath: base + "/" + name, toPath: output + "/" + name)
         }
-        var adapted = AdaptedModel(base: base, takes: takes.count, seconds: seconds, recipe: "mllr+map")
+        var adapted = AdaptedModel(base: base, takes: takes.count, seconds: seconds, recipe: recipe.name)
         adapted.cpuSeconds = (cpu * 10).rounded() / 10
         return adapted
     }

@@ -104,6 +104,25 @@ import VshTestSupport
         #expect(takes.all().map(\.name) == ["002"])
     }
 
+    @Test func theThresholdRisesUntilFewOfThePersonsNonCommandsPass() {
+        // 20 takes that are no command: at most one (5%) may pass.
+        let confidences = (0..<20).map { Double($0) / 20 }  // 0.00 … 0.95
+        let raised = ThresholdCalibration.threshold(nonCommands: confidences, configured: 0.5)
+        #expect(confidences.filter { $0 >= raised }.count <= 1)
+        #expect(confidences.filter { $0 >= raised - 0.06 }.count > 1, "raised no further than needed")
+        // Never lowered, never above the ceiling, and not from too few takes.
+        #expect(ThresholdCalibration.threshold(nonCommands: Array(repeating: 0.1, count: 20), configured: 0.5) == 0.5)
+        #expect(ThresholdCalibration.threshold(nonCommands: Array(repeating: 0.99, count: 20), configured: 0.5) == 0.95)
+        #expect(ThresholdCalibration.threshold(nonCommands: [0.9, 0.9, 0.9], configured: 0.5) == 0.5)
+        // In use only with the adapted model that carries it.
+        var model = AdaptedModel(base: "/m", takes: 20, seconds: 40, recipe: "mllr+map")
+        model.threshold = 0.8
+        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .adapted(model, directory: "/s/model")) == 0.8)
+        #expect(AdaptedModel.commandThreshold(configured: 0.9, use: .adapted(model, directory: "/s/model")) == 0.9)
+        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .stock) == 0.5)
+        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .setAside("updated")) == 0.5)
+    }
+
     @Test func theAdaptedModelIsLoadedOnlyWhileItMatchesItsBase() throws {
         let dir = TempDirectory("model")
         let base = dir.file("stock")

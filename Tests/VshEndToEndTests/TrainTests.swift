@@ -49,6 +49,7 @@ import VshVoice
 
         let status = try vsh.run(["train", "status"])
         #expect(status.stdout.contains("adapted to your voice"), "\(status.stdout)")
+        #expect(status.stdout.contains("calibrated on 12 of your takes that are no command"), "\(status.stdout)")
         #expect(status.stdout.contains("from 12 takes"))
         let version = try vsh.run(["--version", "--verbose"])
         #expect(version.stdout.contains("adapted to your voice from 12 takes"), "\(version.stdout)")

@@ -67,16 +67,46 @@ public struct TrainCommand: ShellCommand {
             chosen = takes.all()
         }
         let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
-        let model = try training.adapt(chosen) { step in
+        func progress(_ step: String) {
             if live {
                 context.output.write("\r\u{1B}[2K" + step)
             } else {
                 context.output.line(step)
             }
         }
+        var model = try training.adapt(chosen, progress: progress)
+        progress("Calibrating the confidence on your takes…")
+        if let calibration = try calibrate(context, voice: voice, takes: chosen) {
+            model.threshold = calibration.threshold
+            model.calibrationTakes = calibration.takes
+            try model.write(into: training.modelDirectory)
+        }
         if live { context.output.write("\r\u{1B}[2K") }
         context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
             + "'train reset' goes back to the stock model.")
+        if let threshold = model.threshold, threshold > session.settings.voiceThreshold {
+            context.output.line(String(format: "Spoken commands now need a confidence of %.2f (voice.threshold is %.2f): at that, ", threshold, session.settings.voiceThreshold)
+                + "no more than \(Int(ThresholdCalibration.falseAcceptShare * 100))% of what you said that is not a command would run one.")
+        }
+    }
+
+    /// The threshold for vsh's commands from the takes that are not commands, recognised
+    /// against the commands with the model just adapted (at most 40 of them, for time).
+    func calibrate(_ context: CommandContext, voice: AudioServices, takes: [TrainingTakes.Take]) throws -> (threshold: Double, takes: Int)? {
+        let grammar = VoiceGrammar(registry: context.session.registry)
+        let nonCommands = takes.filter { grammar.interpret($0.words.split(separator: " ").map(String.init)) == nil }
+            .prefix(40)
+        guard nonCommands.count >= ThresholdCalibration.fewestTakes else { return nil }
+        let recognizer = try voice.path.recognizer(for: grammar)
+        var confidences: [Double] = []
+        for take in nonCommands {
+            let input = try voice.recordingInput(file: take.audioPath, rate: AudioFormat.sampleRate)
+            let samples = try input.readToEnd()
+            try? input.finish()
+            confidences.append(recognizer.recognize(samples, start: 0).confidence)
+        }
+        let configured = context.session.settings.voiceThreshold
+        return (ThresholdCalibration.threshold(nonCommands: confidences, configured: configured), nonCommands.count)
     }
 
     /// The takes of this store, sealed while it encrypts audio.
@@ -96,7 +126,11 @@ public struct TrainCommand: ShellCommand {
         case .adapted(let model, let dir):
             context.output.line(String(format: "Speech model: adapted to your voice on %@ from %d takes (%.1f min of speech), %@; in %@.",
                                        String(model.created.prefix(10)), model.takes, model.seconds / 60,
-                                       model.recipe == "mllr+map" ? "MLLR then MAP" : model.recipe, dir))
+                                       model.recipe.hasPrefix("mllr+map") ? "MLLR then MAP" : model.recipe, dir))
+            if let threshold = model.threshold, let n = model.calibrationTakes {
+                context.output.line(String(format: "Confidence for spoken commands: %.2f, calibrated on %d of your takes that are no command (voice.threshold: %.2f).",
+                                           max(threshold, session.settings.voiceThreshold), n, session.settings.voiceThreshold))
+            }
         case .setAside(let why):
             context.output.line("Speech model: the stock model (\(base)). The adaptation is not used: \(why).")
         }

@@ -19,6 +19,10 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
     public var created: String
     /// CPU seconds the adaptation's tools took.
     public var cpuSeconds: Double?
+    /// The confidence threshold for vsh's commands calibrated on the person's takes that
+    /// are not commands (`ThresholdCalibration`), and how many there were.
+    public var threshold: Double?
+    public var calibrationTakes: Int?
 
     public init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base
@@ -67,6 +71,13 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
     public static func acousticModel(store: String, base: String) -> String {
         if case .adapted(_, let dir) = use(store: store, base: base) { return dir }
         return base
+    }
+
+    /// The threshold for vsh's commands: `configured`, raised to the calibrated one while
+    /// an adapted model is in use (`use`).
+    public static func commandThreshold(configured: Double, use: Use) -> Double {
+        guard case .adapted(let model, _) = use, let calibrated = model.threshold else { return configured }
+        return max(configured, calibrated)
     }
 
     /// Writes the manifest into `directory`, last: a model without one is never loaded.
