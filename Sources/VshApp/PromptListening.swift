@@ -25,14 +25,17 @@ enum PromptListening {
     static func attach(to editor: LibEditReader, session: Session, options: Options,
                        environment: [String: String], output: TextSink) -> LineReader {
         var promptOptions = VoicePrompt.Options(settings: session.settings)
-        // Raised for the person while their adapted model is in use (`train`).
-        promptOptions.threshold = AdaptedModel.commandThreshold(
-            configured: promptOptions.threshold,
-            use: SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store).adaptation)
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
         promptOptions.verbose = options.verbose
         let voice = VoicePrompt(options: promptOptions)
+        // Raised for the person while their adapted model is in use (`train`, which may
+        // run in this session).
+        voice.threshold = { [configured = promptOptions.threshold] in
+            AdaptedModel.commandThreshold(
+                configured: configured,
+                use: SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store).adaptation)
+        }
         voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
         voice.endsSession = VoicePrompt.endsSession(in: { session.registry })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)

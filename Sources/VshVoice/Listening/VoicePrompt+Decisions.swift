@@ -55,20 +55,20 @@ extension VoicePrompt {
         let best = heard.candidates.first
         if !isOn {
             let words = heard.text.split(separator: " ").map(String.init)
-            guard heard.confidence >= options.threshold, wake?.match(words) != nil else { return ignored(heard) }
+            guard heard.confidence >= threshold(), wake?.match(words) != nil else { return ignored(heard) }
             isOn = true
             return .note(dim("(listening again)"))
         }
         if let best, best.command == Self.answerCommand, heard.confidence >= options.rejectBelow,
            let answer = PromptAnswer(best.line) {
             guard question != nil else {
-                return heard.confidence >= options.threshold
+                return heard.confidence >= threshold()
                     ? .note(dim("(heard \"\(heard.text)\": there is no question to answer)")) : ignored(heard)
             }
             return resolve(answer)
         }
         guard let best, heard.confidence >= options.rejectBelow else { return ignored(heard) }
-        if heard.confidence >= options.threshold {
+        if heard.confidence >= threshold() {
             question = nil
             if best.command == Self.wakeCommand { return .nothing }
             return accept(best, heard)

@@ -72,6 +72,10 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     /// Whether running the candidate ends the session (`exit`): a spoken one always asks
     /// first; see `endsSession(in:)`.
     public var endsSession: (VoiceCandidate) -> Bool = { _ in false }
+    /// The confidence a command needs, asked per utterance: `options.threshold`, unless
+    /// `train` calibrated one for the person (it may change during the session).
+    public var threshold: () -> Double
+
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.
     public var beforeHearing: () -> String? = { nil }
@@ -103,6 +107,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
 
     public init(options: Options) {
         self.options = options
+        threshold = { options.threshold }
         wake = try? SpokenPattern.parse(options.wakePhrase)
     }
 
