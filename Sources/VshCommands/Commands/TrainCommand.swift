@@ -91,11 +91,12 @@ public struct TrainCommand: ShellCommand {
     }
 
     /// The threshold for vsh's commands from the takes that are not commands, recognised
-    /// against the commands with the model just adapted (at most 40 of them, for time).
+    /// against the commands with the model just adapted (at most 40 of them, for time,
+    /// spread over all: takes sort by phrase, and the first 40 could all be a few words).
     func calibrate(_ context: CommandContext, voice: AudioServices, takes: [TrainingTakes.Take]) throws -> (threshold: Double, takes: Int)? {
         let grammar = VoiceGrammar(registry: context.session.registry)
-        let nonCommands = takes.filter { grammar.interpret($0.words.split(separator: " ").map(String.init)) == nil }
-            .prefix(40)
+        let all = takes.filter { grammar.interpret($0.words.split(separator: " ").map(String.init)) == nil }
+        let nonCommands = all.count <= 40 ? all : (0..<40).map { all[$0 * all.count / 40] }
         guard nonCommands.count >= ThresholdCalibration.fewestTakes else { return nil }
         let recognizer = try voice.path.recognizer(for: grammar)
         var confidences: [Double] = []
