@@ -19,7 +19,7 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
 
-    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features.")
+    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early.")
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
@@ -41,7 +41,7 @@ struct ListenSubcommand: ParsableCommand {
     func run() throws {
         let app = try AppContext(store: nil, config: tool.config)
         let path = app.voicePath
-        let (jsgf, vocabulary, interpret) = try app.commandGrammar(file: grammar)
+        let (jsgf, vocabulary, isFinal, interpret) = try app.commandGrammar(file: grammar)
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
@@ -50,7 +50,7 @@ struct ListenSubcommand: ParsableCommand {
         } : file
         let pipeline = path.commandPipeline(
             source: source, recognizer: recognizer, threshold: threshold ?? app.settings.voiceThreshold,
-            interpret: interpret)
+            isFinal: isFinal, interpret: interpret)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
             out.line(json ? Self.json(u) : Self.text(u))
@@ -70,7 +70,8 @@ struct ListenSubcommand: ParsableCommand {
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
-            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition) + "}"
+            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
+            + ", \"early\": \(u.early)}"
     }
 
     /// Appended after the fields above (their order and meaning stay): the other phrases

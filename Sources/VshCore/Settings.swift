@@ -35,6 +35,9 @@ public struct Settings: Sendable, Equatable {
     public var gainControl: Bool = false
     /// Milliseconds of quiet that end an utterance.
     public var hangover: Int = 300
+    /// Milliseconds of quiet after which a whole command that cannot grow ends without
+    /// waiting for the hangover (`EarlyEnd`); 0: always wait.
+    public var earlyEnd: Int = 120
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
     public var voiceRejectBelow: Double = 0.3

@@ -25,6 +25,10 @@ public final class Endpointer {
         /// noise (77.5%, twice the false accepts). But people pause inside commands:
         /// 200 ms cut a human "four | queen of clubs" in two. 300 ms keeps it whole.
         public var hangover = 300
+        /// Milliseconds of quiet after which the endpointer asks `endsEarly` whether the
+        /// utterance is over already (a whole command that cannot grow); 0 never asks.
+        /// Asked once per pause, and only when it is shorter than the hangover.
+        public var earlyPause = 0
         /// Milliseconds of audio kept before speech starts and after it ends: the
         /// recogniser needs silence around the words, and soft onsets lie below the
         /// threshold. 400 ms beat 250/200 by 1–8 points in noise.
@@ -67,6 +71,8 @@ public final class Endpointer {
         public var closedAt: Double
         /// Loudest frame over the noise floor, in dB.
         public var snr: Double
+        /// Whether `endsEarly` ended it, before the full hangover.
+        public var early = false
     }
 
     public static let frameLength = 160  // 10 ms at 16 kHz
@@ -89,6 +95,10 @@ public final class Endpointer {
     private var previousEnd = 0              // stream sample where the last utterance ended
     /// The frame energies of the speech so far, to tell a steady background from speech.
     private var steady: SteadyLevel
+
+    /// Asked after `earlyPause` ms of quiet with the utterance as it would be if it ended
+    /// now; true ends it there. Without it every utterance waits for the full hangover.
+    public var endsEarly: ((Segment) -> Bool)?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -187,31 +197,45 @@ public final class Endpointer {
         if quiet * 10 >= settings.hangover || tooLong {
             return close(at: frameIndex + 1)
         }
+        if settings.earlyPause > 0, quiet * 10 == settings.earlyPause, let endsEarly,
+           var candidate = segment(endingAt: frameIndex + 1)?.segment {
+            candidate.early = true
+            if endsEarly(candidate) { return close(at: frameIndex + 1, early: true) }
+        }
         return []
     }
 
     /// Ends the utterance; `endFrame` is the first frame not yet fed to history + 1.
-    private func close(at endFrame: Int) -> [Event] {
+    private func close(at endFrame: Int, early: Bool = false) -> [Event] {
         inSpeech = false
         run = 0
         steady.reset()
+        guard let found = segment(endingAt: endFrame) else { return [] }
+        previousEnd = found.to
+        var segment = found.segment
+        segment.early = early
+        return [.utterance(segment)]
+    }
+
+    /// The utterance under way as it would be if it ended at `endFrame`, and the stream
+    /// sample it ends at; nil when it is too short to be speech.
+    private func segment(endingAt endFrame: Int) -> (segment: Segment, to: Int)? {
         let speechFrames = lastSpeechFrame - speechStartFrame + 1
-        guard speechFrames * 10 >= settings.minimumSpeech else { return [] }
+        guard speechFrames * 10 >= settings.minimumSpeech else { return nil }
         let first = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
         let last = min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10) * Self.frameLength
         // The padding never reaches back into the previous utterance: its words would be
         // heard twice.
         let from = max(first, historyStart, previousEnd)
         let to = min(last, historyStart + history.count)
-        guard to > from else { return [] }
-        previousEnd = to
+        guard to > from else { return nil }
         let range = (from - historyStart)..<(to - historyStart)
         let processed = processedHistory.count == history.count ? Array(processedHistory[range]) : nil
-        return [.utterance(Segment(
+        return (Segment(
             samples: Array(history[range]), processed: processed,
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
-            snr: loudest - (floor ?? loudest)))]
+            snr: loudest - (floor ?? loudest)), to)
     }
 
     /// Keeps only what an utterance may still need: the padding before a start, or

@@ -136,7 +136,8 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         // Threshold 0: every utterance comes back interpreted; the prompt applies the
         // thresholds (run, ask, ignore).
         let pipeline = path.commandPipeline(
-            source: audio, recognizer: recognizer, threshold: 0, interpret: { current.grammar.interpret($0) })
+            source: audio, recognizer: recognizer, threshold: 0, isFinal: { current.grammar.isFinal($0) },
+            interpret: { current.grammar.interpret($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
