@@ -2,7 +2,7 @@
 """Real human speech: vsh beside stock PocketSphinx, in one run.
 
     python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
-                                 [--no-kws] [--vsh-args ARGS]
+                                 [--no-kws] [--vsh-args ARGS] [--vsh-config vsh.toml]
 
 Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README):
   sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
@@ -423,6 +423,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
     ap.add_argument("--vsh-args", default="", help="extra arguments for vsh listen (e.g. '--threshold 0')")
+    ap.add_argument("--vsh-config", default=None,
+                    help="a vsh.toml for vsh to read as the user's (e.g. voice.early_end_ms = 0 for the full hangover)")
     ap.add_argument("--label", default="vsh", help="name of the vsh column and its TSV files")
     ap.add_argument("--only", action="append", choices=["sc", "fsdd", "cards", "prompt"])
     ap.add_argument("--tools", default="vsh,continuous,kws", help="which to run (default vsh,continuous,kws)")
@@ -445,8 +447,11 @@ def main():
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
     env["VSH_SHARE"] = os.path.join(home, "share")
+    if args.vsh_config:
+        os.makedirs(os.path.join(home, "config", "vsh"))
+        shutil.copy(args.vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
     vsh_fn = vsh_tool(vsh, env, args.vsh_args.split())
-    print(f"vsh: {vsh} {args.vsh_args}; baseline: {BASELINE}; jobs {args.jobs}"
+    print(f"vsh: {vsh} {args.vsh_args}{' with ' + args.vsh_config if args.vsh_config else ''}; baseline: {BASELINE}; jobs {args.jobs}"
           f"{'; QUICK subset (speaker-stratified): numbers are noisy' if args.quick else ''}")
     results = {}
     try:

@@ -28,6 +28,9 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
     var threshold: Double?
 
+    @Flag(name: .customLong("real-time"), help: "Play the file at the pace of real time, as a microphone would; with --json each line also says when it was decided (\"decided_at\", seconds into the file).")
+    var realTime = false
+
     @Flag(help: "With --json, also the input level every 25 ms: {\"level\": dBFS, \"time\": seconds}, for a meter.")
     var levels = false
 
@@ -45,15 +48,21 @@ struct ListenSubcommand: ParsableCommand {
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
-        let source: AudioSource = levels ? LevelTap(file) { level, time in
+        let paced = realTime ? PacedSource(file) : nil
+        let input: AudioSource = paced ?? file
+        let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
-        } : file
+        } : input
         let pipeline = path.commandPipeline(
             source: source, recognizer: recognizer, threshold: threshold ?? app.settings.voiceThreshold,
             isFinal: isFinal, interpret: interpret)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
-            out.line(json ? Self.json(u) : Self.text(u))
+            if json, let paced {
+                out.line(String(Self.json(u).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
+            } else {
+                out.line(json ? Self.json(u) : Self.text(u))
+            }
             return true
         }
     }
