@@ -153,6 +153,27 @@ import VshTestSupport
         #expect(utterances.first.map { !$0.early && abs($0.closedAt - $0.speechEnd - 0.3) < 0.005 } == true)
     }
 
+    /// An utterance ended early is heard with as much quiet after the speech as the full
+    /// hangover would leave: the rest is the quiet from before the speech.
+    @Test func anEarlySegmentEndsWithTheRestOfTheHangoverInQuiet() throws {
+        let audio = TestSignal.bursts([1.0, 0.5, 1.5])
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        let endpointer = Endpointer(settings: settings)
+        endpointer.endsEarly = { _ in true }
+        let events = endpointer.feed(audio) + endpointer.finish()
+        let segments = events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
+        let s = try #require(segments.first)
+        #expect(segments.count == 1)
+        #expect(s.early)
+        #expect(abs(s.closedAt - s.speechEnd - 0.12) < 0.005)
+        let heard = Int(((s.end - s.start) * 16_000).rounded())
+        let offset = Int((s.start * 16_000).rounded())
+        #expect(Array(s.samples.prefix(heard)) == Array(audio[offset..<offset + heard]))
+        #expect(s.samples.count - heard == 180 * 16)  // 300 ms hangover − 120 ms pause
+        #expect(Array(s.samples.suffix(180 * 16)) == Array(audio[offset..<offset + 180 * 16]))
+    }
+
     @Test func jsgfFilesHaveFinalPhrasesToo() throws {
         let grammar = """
             #JSGF V1.0;
