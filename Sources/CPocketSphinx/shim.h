@@ -3,5 +3,3 @@
 #include <sphinxbase/cmd_ln.h>
 #include <sphinxbase/jsgf.h>
 #include <sphinxbase/ckd_alloc.h>
-#include <sphinxbase/feat.h>
-#include <sphinxbase/cmn.h>

@@ -68,49 +68,6 @@ final class PocketSphinxDecoder {
         }
     }
 
-    /// Forgets the channel the decoder has heard: the front end's noise estimate (which
-    /// decides the frames it drops as silence) is estimated again from the next audio, and
-    /// the running cepstral mean is set to `state`.
-    func startStream(cepstralMean state: ChannelState) {
-        ps_start_stream(decoder)
-        channelState = state
-    }
-
-    /// What a decode teaches the decoder about the channel, besides the noise estimate:
-    /// the running cepstral mean (live CMN), which every decode moves towards its audio
-    /// and the next decode starts from.
-    struct ChannelState {
-        var mean: [mfcc_t]
-        var sum: [mfcc_t]
-        var frames: Int32
-    }
-
-    var channelState: ChannelState {
-        get {
-            let cmn = self.cmn.pointee
-            let n = Int(cmn.veclen)
-            return ChannelState(mean: Array(UnsafeBufferPointer(start: cmn.cmn_mean, count: n)),
-                                sum: Array(UnsafeBufferPointer(start: cmn.sum, count: n)), frames: cmn.nframe)
-        }
-        set {
-            let cmn = self.cmn.pointee
-            let n = Int(cmn.veclen)
-            precondition(newValue.mean.count == n && newValue.sum.count == n, "a channel state from another model")
-            cmn.cmn_mean!.update(from: newValue.mean, count: n)
-            cmn.sum!.update(from: newValue.sum, count: n)
-            self.cmn.pointee.nframe = newValue.frames
-        }
-    }
-
-    /// The decoder's CMN state (owned by the decoder's feature computation; vsh never sets
-    /// `-cmn none`, so it is always there).
-    private var cmn: UnsafeMutablePointer<cmn_t> {
-        guard let feat = ps_get_feat(decoder), let cmn = feat.pointee.cmn_struct else {
-            preconditionFailure("the decoder has no cepstral mean normalisation")
-        }
-        return cmn
-    }
-
     /// Live decoding: `start`, then `process` audio as it arrives (the hypothesis so far
     /// is `partial`), then `end` for the result.
     func start() { ps_start_utt(decoder) }

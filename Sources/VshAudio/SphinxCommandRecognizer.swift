@@ -15,8 +15,6 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private let decoder: PocketSphinxDecoder
-    /// The decoder's cepstral mean as loaded, which every utterance starts from.
-    private let initialChannel: PocketSphinxDecoder.ChannelState
 
     /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
     /// the phone loop. `workDirectory` receives the generated dictionary.
@@ -38,16 +36,9 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         ])
         try decoder.addGrammar("cmd", jsgf: jsgf)
         try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
-        initialChannel = decoder.channelState
     }
 
-    /// Every utterance is decoded as if it were the first: PocketSphinx otherwise carries
-    /// its noise estimate and cepstral mean from one decode to the next, so a decision
-    /// would depend on what was decoded before, and the early end's tentative decodes
-    /// (`EarlyEnd`) would change the decisions after them (a quarter of them on Speech
-    /// Commands). The benchmarks, one file per process, always measured it this way.
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        decoder.startStream(cepstralMean: initialChannel)
         let audio = Self.normalised(samples)
         decoder.use("cmd")
         let hyp = decoder.decode(audio)

@@ -31,8 +31,6 @@ public struct Recognition: Sendable, Equatable {
 public protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
     /// word times come out in stream time.
-    /// The result must not depend on what was recognised before: the early end
-    /// (`EarlyEnd`) recognises utterances tentatively and throws most of those away.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
 }
 

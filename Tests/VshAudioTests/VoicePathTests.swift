@@ -117,19 +117,4 @@ import VshVoice
         let reduction = 10 * log10(energy(noise[8_000...]) / max(1, energy(cleaned[8_000...])))
         #expect(reduction > 10, "noise reduced by \(reduction) dB")
     }
-
-    /// PocketSphinx carries its noise estimate and cepstral mean from decode to decode;
-    /// vsh decodes each utterance as if it were the first, so the early end's tentative
-    /// decodes, most of them thrown away, change nothing after them.
-    @Test func aDecisionDoesNotDependOnWhatWasDecodedBefore() throws {
-        let dir = TempDirectory()
-        defer { dir.remove() }
-        let card = try FileAudioSource.readAll(path: EvalData.real + "/cards/001.wav")
-        let other = try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw")
-        let fresh = try Self.recognizer(dir).recognize(card, start: 0)
-        let recognizer = try Self.recognizer(dir)
-        _ = recognizer.recognize(other, start: 0)
-        _ = recognizer.recognize(card, start: 0)
-        #expect(recognizer.recognize(card, start: 0) == fresh)
-    }
 }
