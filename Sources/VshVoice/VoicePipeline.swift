@@ -32,6 +32,18 @@ public protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
     /// word times come out in stream time.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
+    /// The same for an utterance that may yet go on (`EarlyEnd` asks after a short
+    /// pause), without changing what `recognize` makes of later utterances: PocketSphinx
+    /// adapts to the channel from each decode to the next.
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition
+}
+
+extension CommandRecognizer {
+    /// A recogniser that adapts nothing from one utterance to the next recognises
+    /// tentatively as it recognises.
+    public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        recognize(samples, start: start)
+    }
 }
 
 /// One utterance the voice path heard, and what vsh will do with it.
@@ -106,7 +118,7 @@ public final class VoicePipeline {
     func endsEarly(_ segment: Endpointer.Segment) -> Bool {
         guard let earlyEnd else { return false }
         let began = Self.threadTime()
-        let recognition = recognizer.recognize(samples(of: segment), start: segment.start)
+        let recognition = recognizer.recognizeTentatively(samples(of: segment), start: segment.start)
         guard earlyEnd.accepts(recognition) else { return false }
         decidedEarly = (segment, recognition, Self.threadTime() - began)
         return true

@@ -213,6 +213,14 @@ final class CurrentGrammar: CommandRecognizer {
         }
         return recognizer.recognize(samples, start: start)
     }
+
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        if let (grammar, recognizer) = update() {
+            self.grammar = grammar
+            self.recognizer = recognizer
+        }
+        return recognizer.recognizeTentatively(samples, start: start)
+    }
 }
 
 /// Keeps the audio of the last utterance recognised, for the clip history saves.
@@ -225,5 +233,10 @@ final class ClipKeeper: CommandRecognizer {
     func recognize(_ samples: [Int16], start: Double) -> Recognition {
         last = samples
         return inner.recognize(samples, start: start)
+    }
+
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        last = samples
+        return inner.recognizeTentatively(samples, start: start)
     }
 }
