@@ -63,8 +63,7 @@ public struct VoicePath {
     ) -> VoicePipeline {
         let early = isFinal.flatMap { isFinal in
             settings.earlyEnd > 0 && settings.earlyEnd < settings.hangover
-                ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: settings.voiceThreshold,
-                           minimumGap: EarlyEnd.defaultGap, isFinal: isFinal)
+                ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: settings.voiceThreshold, isFinal: isFinal)
                 : nil
         }
         return VoicePipeline(

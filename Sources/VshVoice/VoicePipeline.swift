@@ -118,8 +118,10 @@ public final class VoicePipeline {
     func endsEarly(_ segment: Endpointer.Segment) -> Bool {
         guard let earlyEnd else { return false }
         let began = Self.threadTime()
-        let recognition = recognizer.recognizeTentatively(samples(of: segment), start: segment.start)
-        guard earlyEnd.accepts(recognition) else { return false }
+        let audio = samples(of: segment)
+        let recognition = recognizer.recognizeTentatively(audio, start: segment.start)
+        let audioEnd = segment.start + Double(audio.count) / Double(AudioFormat.sampleRate)
+        guard earlyEnd.accepts(recognition, audioEnd: audioEnd) else { return false }
         decidedEarly = (segment, recognition, Self.threadTime() - began)
         return true
     }
