@@ -32,8 +32,8 @@ public struct EarlyEnd {
         self.isFinal = isFinal
     }
 
-    /// Measured on the spoken-command corpus and real speech (bench/prompt.py,
-    /// bench/real_speech.py): see research/recognition/EARLY_END.md.
+    /// Chosen on real speech (bench/real_speech.py --quick, bench/latency.py): see
+    /// research/recognition/EARLY_END.md.
     public static let defaultPause = 120
     public static let defaultGap = 100.0
     public static let defaultSilence = 0.15
