@@ -20,6 +20,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// tentative decodes on `decoder` would change the decisions after them (they changed
     /// a quarter of the Speech Commands decisions). Loaded with the first.
     private let tentative: PocketSphinxDecoder
+    /// The audio of the last tentative recognition, for `adoptTentative`.
+    private var lastTentative: (samples: [Int16], start: Double)?
 
     /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
     /// the phone loop. `workDirectory` receives the generated dictionary.
@@ -53,7 +55,15 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
-        Self.recognize(samples, start: start, with: tentative)
+        lastTentative = (samples, start)
+        return Self.recognize(samples, start: start, with: tentative)
+    }
+
+    /// The main decoder decodes the adopted audio too, so that it adapts to the channel
+    /// from the same utterances as without the early end.
+    public func adoptTentative() {
+        if let (samples, start) = lastTentative { _ = recognize(samples, start: start) }
+        lastTentative = nil
     }
 
     private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder) -> Recognition {

@@ -36,9 +36,15 @@ public protocol CommandRecognizer: AnyObject {
     /// pause), without changing what `recognize` makes of later utterances: PocketSphinx
     /// adapts to the channel from each decode to the next.
     func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition
+    /// The last tentative recognition stands as its utterance's: the recogniser adapts to
+    /// that audio as if `recognize` had heard it (else what it makes of later utterances
+    /// would drift from what it made of them before the early end).
+    func adoptTentative()
 }
 
 extension CommandRecognizer {
+    public func adoptTentative() {}
+
     /// A recogniser that adapts nothing from one utterance to the next recognises
     /// tentatively as it recognises.
     public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
@@ -132,7 +138,10 @@ public final class VoicePipeline {
         while true {
             let (read, events) = try feed.step()
             for event in events {
-                if !onEvent(handle(event)) { return }
+                let result = handle(event)
+                if !onEvent(result) { return }
+                // After the command has its event, so it costs no latency.
+                if case .utterance(let u) = result, u.early { recognizer.adoptTentative() }
             }
             if read.isEmpty { return }
         }

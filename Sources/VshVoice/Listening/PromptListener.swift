@@ -221,6 +221,8 @@ final class CurrentGrammar: CommandRecognizer {
         }
         return recognizer.recognizeTentatively(samples, start: start)
     }
+
+    func adoptTentative() { recognizer.adoptTentative() }
 }
 
 /// Keeps the audio of the last utterance recognised, for the clip history saves.
@@ -239,4 +241,6 @@ final class ClipKeeper: CommandRecognizer {
         last = samples
         return inner.recognizeTentatively(samples, start: start)
     }
+
+    func adoptTentative() { inner.adoptTentative() }
 }
