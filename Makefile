@@ -28,6 +28,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/train.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/latency.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/invariance.py --clips 150
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py

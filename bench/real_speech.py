@@ -2,7 +2,7 @@
 """Real human speech: vsh beside stock PocketSphinx, in one run.
 
     python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
-                                 [--no-kws] [--vsh-args ARGS]
+                                 [--no-kws] [--vsh-args ARGS] [--vsh-config vsh.toml]
 
 Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README):
   sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
@@ -362,6 +362,20 @@ def write_tsv(path, rows, decisions, outs):
             f.write("\t".join(str(x).replace("\t", " ") for x in (r["id"], r["cls"], r["speaker"], r["fold"], r["expected"], got, o.heard)) + "\n")
 
 
+def compare(path, rows, decisions, label, other):
+    """Prints how many files' decisions differ from those in an earlier run's TSV."""
+    if not os.path.exists(path):
+        log(f"nothing to compare with: {path} is missing (run with --label {other} first)")
+        return
+    with open(path) as f:
+        earlier = {line.split("\t")[0]: line.split("\t")[5] for line in list(f)[1:]}
+    differ = [(r["id"], " | ".join(d), earlier.get(r["id"], "?")) for r, d in zip(rows, decisions)
+              if r["id"] in earlier and " | ".join(d) != earlier[r["id"]]]
+    same = sum(r["id"] in earlier for r in rows)
+    print(f"\n{label} against {other}: {len(differ)} of {same} files decided differently"
+          + "".join(f"\n  {i}: {label} {d or '(nothing)'}, {other} {e or '(nothing)'}" for i, d, e in differ[:20]))
+
+
 def class_table(title, rows, tools, split_note):
     """tools: [(name, decisions, cpu)]; one-word sets."""
     print(f"\n## {title}\n{split_note}")
@@ -423,6 +437,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
     ap.add_argument("--vsh-args", default="", help="extra arguments for vsh listen (e.g. '--threshold 0')")
+    ap.add_argument("--vsh-config", default=None,
+                    help="a vsh.toml for vsh to read as the user's (e.g. voice.early_end_ms = 0 for the full hangover)")
+    ap.add_argument("--compare", default=None, metavar="LABEL",
+                    help="count the files whose decision differs from an earlier run's (its --label), e.g. the full hangover")
     ap.add_argument("--label", default="vsh", help="name of the vsh column and its TSV files")
     ap.add_argument("--only", action="append", choices=["sc", "fsdd", "cards", "prompt"])
     ap.add_argument("--tools", default="vsh,continuous,kws", help="which to run (default vsh,continuous,kws)")
@@ -445,8 +463,11 @@ def main():
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
     env["VSH_SHARE"] = os.path.join(home, "share")
+    if args.vsh_config:
+        os.makedirs(os.path.join(home, "config", "vsh"))
+        shutil.copy(args.vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
     vsh_fn = vsh_tool(vsh, env, args.vsh_args.split())
-    print(f"vsh: {vsh} {args.vsh_args}; baseline: {BASELINE}; jobs {args.jobs}"
+    print(f"vsh: {vsh} {args.vsh_args}{' with ' + args.vsh_config if args.vsh_config else ''}; baseline: {BASELINE}; jobs {args.jobs}"
           f"{'; QUICK subset (speaker-stratified): numbers are noisy' if args.quick else ''}")
     results = {}
     try:
@@ -463,6 +484,8 @@ def main():
                 dec = [o.accepted for o in outs]
                 tools.append((args.label, dec, cpu))
                 write_tsv(os.path.join(args.cache, f"{s}-{args.label}.tsv"), rows, dec, outs)
+                if args.compare:
+                    compare(os.path.join(args.cache, f"{s}-{args.compare}.tsv"), rows, dec, args.label, args.compare)
                 with open(os.path.join(args.cache, f"{s}-{args.label}.jsonl"), "w") as f:
                     for r, o in zip(rows, outs):
                         f.write(json.dumps(dict(id=r["id"], cls=r["cls"], speaker=r["speaker"], fold=r["fold"],

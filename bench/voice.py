@@ -287,6 +287,8 @@ def main():
                     help="run only this part (repeatable)")
     ap.add_argument("--eval", default=EVAL_DIR,
                     help="the evaluation data directory (default $VSH_EVAL, else ../shared/eval)")
+    ap.add_argument("--vsh-config", default=None,
+                    help="a vsh.toml for vsh to read as the user's (e.g. voice.early_end_ms = 0 for the full hangover)")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-voice"),
                     help="generated audio and per-file results (default .build/bench-voice)")
     args = ap.parse_args()
@@ -310,11 +312,14 @@ def main():
         if os.path.isdir(os.path.join(ROOT, d)):
             shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
     env["VSH_SHARE"] = os.path.join(home, "share")
+    if args.vsh_config:
+        os.makedirs(os.path.join(home, "config", "vsh"))
+        shutil.copy(args.vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
     table, notes, status = Table(), [], 0
     try:
         version = first_line(run([vsh, "--version"], env)[1]) or "?"
         print(f"vsh: {vsh} ({version}); baseline: {BASELINE} {baseline_version()}; "
-              f"jobs {args.jobs}{'; QUICK subset: numbers are noisy' if args.quick else ''}")
+              f"{'; with ' + args.vsh_config if args.vsh_config else ''}; jobs {args.jobs}{'; QUICK subset: numbers are noisy' if args.quick else ''}")
         try:
             if "commands" in parts:
                 rows = ensure_corpus(os.path.join(args.cache, "corpus"), args.eval)

@@ -19,7 +19,7 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
 
-    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features.")
+    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early.")
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
@@ -27,6 +27,9 @@ struct ListenSubcommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
     var threshold: Double?
+
+    @Flag(name: .customLong("real-time"), help: "Play the file at the pace of real time, as a microphone would; with --json each line also says when it was decided (\"decided_at\", seconds into the file).")
+    var realTime = false
 
     @Flag(help: "With --json, also the input level every 25 ms: {\"level\": dBFS, \"time\": seconds}, for a meter.")
     var levels = false
@@ -48,19 +51,25 @@ struct ListenSubcommand: ParsableCommand {
     func run() throws {
         let app = try AppContext(store: nil, config: tool.config)
         let path = app.voicePath
-        let (jsgf, vocabulary, interpret) = try app.commandGrammar(file: grammar)
+        let (jsgf, vocabulary, isFinal, interpret) = try app.commandGrammar(file: grammar)
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
-        let source: AudioSource = levels ? LevelTap(file) { level, time in
+        let paced = realTime ? PacedSource(file) : nil
+        let input: AudioSource = paced ?? file
+        let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
-        } : file
+        } : input
         let pipeline = path.commandPipeline(
             source: source, recognizer: recognizer, threshold: threshold ?? defaultThreshold(app),
-            interpret: interpret)
+            isFinal: isFinal, interpret: interpret)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
-            out.line(json ? Self.json(u) : Self.text(u))
+            if json, let paced {
+                out.line(String(Self.json(u).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
+            } else {
+                out.line(json ? Self.json(u) : Self.text(u))
+            }
             return true
         }
     }
@@ -77,7 +86,8 @@ struct ListenSubcommand: ParsableCommand {
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
-            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition) + "}"
+            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
+            + ", \"early\": \(u.early)}"
     }
 
     /// Appended after the fields above (their order and meaning stay): the other phrases

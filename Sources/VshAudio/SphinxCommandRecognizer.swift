@@ -15,6 +15,13 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private let decoder: PocketSphinxDecoder
+    /// A second decoder for tentative recognitions (`recognizeTentatively`): PocketSphinx
+    /// adapts its noise estimate and cepstral mean from each decode to the next, so
+    /// tentative decodes on `decoder` would change the decisions after them (they changed
+    /// a quarter of the Speech Commands decisions). Loaded with the first.
+    private let tentative: PocketSphinxDecoder
+    /// The audio of the last tentative recognition, for `adoptTentative`.
+    private var lastTentative: (samples: [Int16], start: Double)?
 
     /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
     /// the phone loop. `workDirectory` receives the generated dictionary.
@@ -31,15 +38,36 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU.
         // -allphone_ci: a context-independent phone loop, 30 ms instead of seconds.
-        decoder = try PocketSphinxDecoder(arguments: [
-            "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-allphone_ci", "yes",
-        ])
-        try decoder.addGrammar("cmd", jsgf: jsgf)
-        try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
+        let decoders = try (0..<2).map { _ in
+            let decoder = try PocketSphinxDecoder(arguments: [
+                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-allphone_ci", "yes",
+            ])
+            try decoder.addGrammar("cmd", jsgf: jsgf)
+            try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
+            return decoder
+        }
+        decoder = decoders[0]
+        tentative = decoders[1]
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        let audio = Self.normalised(samples)
+        Self.recognize(samples, start: start, with: decoder)
+    }
+
+    public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        lastTentative = (samples, start)
+        return Self.recognize(samples, start: start, with: tentative)
+    }
+
+    /// The main decoder decodes the adopted audio too, so that it adapts to the channel
+    /// from the same utterances as without the early end.
+    public func adoptTentative() {
+        if let (samples, start) = lastTentative { _ = recognize(samples, start: start) }
+        lastTentative = nil
+    }
+
+    private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder) -> Recognition {
+        let audio = normalised(samples)
         decoder.use("cmd")
         let hyp = decoder.decode(audio)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }

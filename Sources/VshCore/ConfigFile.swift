@@ -6,7 +6,7 @@ import TOMLKit
 public enum ConfigFile {
     /// Every key vsh understands, as `table.key` (top-level keys have no table).
     static let keys = ["quality", "history.size", "voice.model", "voice.device", "voice.threshold",
-                       "voice.denoise", "voice.gain_control", "voice.hangover_ms", "voice.reject_below",
+                       "voice.denoise", "voice.gain_control", "voice.hangover_ms", "voice.early_end_ms", "voice.reject_below",
                        "voice.wake_phrase", "voice.confirm_destructive", "voice.listen", "voice.answer_seconds", "history.clips"]
 
     /// Applies the file at `path` on top of `settings`. A missing file is not an error.
@@ -89,6 +89,12 @@ public enum ConfigFile {
                             settings.hangover = n
                         } else {
                             warnings.append("\(at(full)): voice.hangover_ms must be a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
+                        }
+                    case "voice.early_end_ms":
+                        if let n = subvalue.int, n == 0 || (50...3000).contains(n) {
+                            settings.earlyEnd = n
+                        } else {
+                            warnings.append("\(at(full)): voice.early_end_ms must be 0 (off) or a whole number of milliseconds from 50 to 3000, not \(subvalue.debugDescription)")
                         }
                     case "history.clips":
                         if let n = subvalue.int, n >= 0 {

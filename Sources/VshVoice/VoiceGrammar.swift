@@ -47,13 +47,35 @@ public struct VoiceGrammar: Sendable {
     /// The command line for recognised `words`, or nil when no form matches them.
     /// Alternative pronunciations such as `record(2)` count as the word itself.
     public func interpret(_ words: [String]) -> (command: String, line: String)? {
-        let clean = words.map(Self.baseWord).filter { !$0.isEmpty && !Self.fillers.contains($0) }
+        let clean = Self.clean(words)
         for form in forms {
             if let captures = form.pattern.match(clean) {
                 return (form.command, Self.fill(form.line, captures))
             }
         }
         return nil
+    }
+
+    /// Whether `words` are a whole command that no longer phrase begins with: the voice
+    /// path may end the utterance as soon as they are heard ("save"), where a phrase that
+    /// can grow ("stop", which may become "stop recording") waits for the full hangover.
+    public func isFinal(_ words: [String]) -> Bool {
+        let clean = Self.clean(words)
+        guard !clean.isEmpty, interpret(clean) != nil else { return false }
+        return !forms.contains { $0.pattern.canGrow(after: clean) }
+    }
+
+    /// `isFinal` for a grammar given as one pattern (a JSGF file, `JSGFPattern`).
+    public static func isFinal(in phrases: SpokenPattern) -> ([String]) -> Bool {
+        { words in
+            let clean = Self.clean(words)
+            return !clean.isEmpty && phrases.match(clean) != nil && !phrases.canGrow(after: clean)
+        }
+    }
+
+    /// The words without fillers and with variants as the word itself.
+    static func clean(_ words: [String]) -> [String] {
+        words.map(baseWord).filter { !$0.isEmpty && !fillers.contains($0) }
     }
 
     static let fillers: Set<String> = ["<s>", "</s>", "<sil>", "[noise]", "[breath]", "[cough]", "[um]", "[uh]", "[smack]"]

@@ -43,6 +43,7 @@ public struct VoicePath {
     public func endpointer() -> Endpointer {
         var endpointing = Endpointer.Settings()
         endpointing.hangover = settings.hangover
+        endpointing.earlyPause = settings.earlyEnd
         return Endpointer(settings: endpointing)
     }
 
@@ -56,14 +57,23 @@ public struct VoicePath {
         try makeRecognizer(jsgf, vocabulary)
     }
 
-    /// Audio to commands: utterances below `threshold` are rejected.
+    /// Audio to commands: utterances below `threshold` are rejected. `isFinal` says which
+    /// recognised words are a whole command that cannot grow: those end after
+    /// `voice.early_end_ms` of quiet when vsh is sure of them (`EarlyEnd`), the rest after
+    /// the full hangover; without it every utterance waits for the hangover.
     public func commandPipeline(
         source: AudioSource, recognizer: CommandRecognizer, threshold: Double,
+        isFinal: (([String]) -> Bool)? = nil,
         interpret: @escaping ([String]) -> (command: String, line: String)?
     ) -> VoicePipeline {
-        VoicePipeline(
+        let early = isFinal.flatMap { isFinal in
+            settings.earlyEnd > 0 && settings.earlyEnd < settings.hangover
+                ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: settings.voiceThreshold, isFinal: isFinal)
+                : nil
+        }
+        return VoicePipeline(
             source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: endpointer(),
-            recognizer: recognizer, threshold: threshold, interpret: interpret)
+            recognizer: recognizer, threshold: threshold, earlyEnd: early, interpret: interpret)
     }
 
     /// Audio to free text (dictation or keyword spotting).

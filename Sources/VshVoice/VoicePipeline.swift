@@ -32,6 +32,24 @@ public protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
     /// word times come out in stream time.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
+    /// The same for an utterance that may yet go on (`EarlyEnd` asks after a short
+    /// pause), without changing what `recognize` makes of later utterances: PocketSphinx
+    /// adapts to the channel from each decode to the next.
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition
+    /// The last tentative recognition stands as its utterance's: the recogniser adapts to
+    /// that audio as if `recognize` had heard it (else what it makes of later utterances
+    /// would drift from what it made of them before the early end).
+    func adoptTentative()
+}
+
+extension CommandRecognizer {
+    public func adoptTentative() {}
+
+    /// A recogniser that adapts nothing from one utterance to the next recognises
+    /// tentatively as it recognises.
+    public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        recognize(samples, start: start)
+    }
 }
 
 /// One utterance the voice path heard, and what vsh will do with it.
@@ -47,6 +65,8 @@ public struct Utterance: Sendable, Equatable {
     /// plus the decoding time (the CPU time the decode took, so that a busy machine
     /// does not blur what vsh itself costs).
     public var latency: Double
+    /// Whether it ended before the full hangover (`EarlyEnd`).
+    public var early = false
 }
 
 /// Microphone (or file) to commands: audio source → front end → endpointer →
@@ -75,10 +95,14 @@ public final class VoicePipeline {
     let interpret: ([String]) -> (command: String, line: String)?
     /// Utterances below this confidence are rejected.
     public var threshold: Double
+    /// When an utterance may end before the full hangover; nil: never.
+    let earlyEnd: EarlyEnd?
+    /// The recognition that ended an utterance early, to be reported with it.
+    private var decidedEarly: (segment: Endpointer.Segment, recognition: Recognition, decoding: Double)?
 
     public init(
         source: AudioSource, frontEnd: Preprocessor?, frontEndUse: FrontEndUse = .always, endpointer: Endpointer,
-        recognizer: CommandRecognizer, threshold: Double,
+        recognizer: CommandRecognizer, threshold: Double, earlyEnd: EarlyEnd? = nil,
         interpret: @escaping ([String]) -> (command: String, line: String)?
     ) {
         self.source = source
@@ -88,6 +112,24 @@ public final class VoicePipeline {
         self.recognizer = recognizer
         self.threshold = threshold
         self.interpret = interpret
+        self.earlyEnd = earlyEnd
+        if earlyEnd != nil {
+            endpointer.endsEarly = { [unowned self] segment in endsEarly(segment) }
+        }
+    }
+
+    /// Asked by the endpointer after a short pause: recognises the utterance so far, and
+    /// ends it when `earlyEnd` accepts what was heard (the recognition is then the
+    /// utterance's, not decoded twice).
+    func endsEarly(_ segment: Endpointer.Segment) -> Bool {
+        guard let earlyEnd else { return false }
+        let began = Self.threadTime()
+        let audio = samples(of: segment)
+        let recognition = recognizer.recognizeTentatively(audio, start: segment.start)
+        let audioEnd = segment.start + Double(audio.count) / Double(AudioFormat.sampleRate)
+        guard earlyEnd.accepts(recognition, audioEnd: audioEnd) else { return false }
+        decidedEarly = (segment, recognition, Self.threadTime() - began)
+        return true
     }
 
     /// Reads the source to its end (or until `onEvent` returns false), reporting events.
@@ -96,7 +138,10 @@ public final class VoicePipeline {
         while true {
             let (read, events) = try feed.step()
             for event in events {
-                if !onEvent(handle(event)) { return }
+                let result = handle(event)
+                if !onEvent(result) { return }
+                // After the command has its event, so it costs no latency.
+                if case .utterance(let u) = result, u.early { recognizer.adoptTentative() }
             }
             if read.isEmpty { return }
         }
@@ -114,25 +159,34 @@ public final class VoicePipeline {
         case .speechStarted(let t):
             return .speechStarted(t)
         case .utterance(let segment):
-            let began = Self.threadTime()
-            var samples = segment.samples
-            if let processed = segment.processed {
-                switch frontEndUse {
-                case .always: samples = processed
-                case .belowSNR(let cut): if segment.snr < cut { samples = processed }
-                }
+            let recognition: Recognition
+            let decoding: Double
+            if let early = decidedEarly, early.segment == segment {
+                (recognition, decoding) = (early.recognition, early.decoding)
+            } else {
+                let began = Self.threadTime()
+                recognition = recognizer.recognize(samples(of: segment), start: segment.start)
+                decoding = Self.threadTime() - began
             }
-            let recognition = recognizer.recognize(samples, start: segment.start)
-            let decoding = Self.threadTime() - began
+            decidedEarly = nil
             var utterance = Utterance(
                 recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,
-                latency: segment.closedAt - segment.speechEnd + decoding)
+                latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early)
             if recognition.confidence >= threshold, !recognition.words.isEmpty,
                let (command, line) = interpret(recognition.words.map(\.word)) {
                 utterance.line = line
                 utterance.command = command
             }
             return .utterance(utterance)
+        }
+    }
+
+    /// The audio the recogniser gets: the front end's when it is to be used.
+    func samples(of segment: Endpointer.Segment) -> [Int16] {
+        guard let processed = segment.processed else { return segment.samples }
+        switch frontEndUse {
+        case .always: return processed
+        case .belowSNR(let cut): return segment.snr < cut ? processed : segment.samples
         }
     }
 }

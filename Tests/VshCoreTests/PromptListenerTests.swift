@@ -12,8 +12,9 @@ import VshCommands
 
     /// A listener over `audio` (as a file input) with `recognizer`, deciding with a prompt
     /// of default options, and the commands of the built-ins.
-    static func listener(audio: [Int16], recognizer: FakeRecognizer) -> (PromptListener, VoicePrompt) {
+    static func listener(audio: [Int16], recognizer: FakeRecognizer, earlyEnd: Int = 0) -> (PromptListener, VoicePrompt) {
         var settings = Settings()
+        settings.earlyEnd = earlyEnd
         settings.denoise = .off
         settings.gainControl = false
         let path = VoicePath(
@@ -49,8 +50,12 @@ import VshCommands
 
     @Test func runsWhatItHearsAndWaitsForThePromptBetweenUtterances() throws {
         let audio = TestSignal.bursts([1, 0.6, 1.2, 0.6, 1.2])
-        let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["list"], 0.1)])
-        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer)
+        // With the early end on (voice.early_end_ms, off by default): "quality high" is a
+        // whole command that cannot grow, and sure: it ends after the short pause, decoded
+        // once (EarlyEnd). "list" is decoded after the short pause
+        // too, is not sure (and may grow), and is decided on the whole utterance.
+        let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["list"], 0.1), (["list"], 0.1)])
+        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
         listener.start()
         // At the prompt the reader lets the listener take audio (ListeningLineReader).
         listener.resume()
@@ -78,7 +83,7 @@ import VshCommands
             for case .submit(let line, _) in actions { Issue.record("ran \(line.line), heard at confidence 0.1") }
             ended = Self.notes(actions).contains { $0.contains("test.wav ended") }
         }
-        #expect(recognizer.calls == 2)
+        #expect(recognizer.calls == 3)
         #expect(prompt.status.contains("not listening"))
     }
 

@@ -36,6 +36,10 @@ public final class PacedSource: AudioSource {
         return n
     }
 
+    /// How far into the input real time has got now (seconds): what a person listening
+    /// to it would have heard by now.
+    public var now: Double { start.map { VoicePrompt.monotonic() - $0 } ?? 0 }
+
     /// The monotonic time the last sample handed out was "captured".
     var captureClock: Double {
         (start ?? VoicePrompt.monotonic()) + Double(delivered) / Double(AudioFormat.sampleRate)

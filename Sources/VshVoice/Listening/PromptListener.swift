@@ -136,7 +136,8 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         // Threshold 0: every utterance comes back interpreted; the prompt applies the
         // thresholds (run, ask, ignore).
         let pipeline = path.commandPipeline(
-            source: audio, recognizer: recognizer, threshold: 0, interpret: { current.grammar.interpret($0) })
+            source: audio, recognizer: recognizer, threshold: 0, isFinal: { current.grammar.isFinal($0) },
+            interpret: { current.grammar.interpret($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
@@ -212,6 +213,16 @@ final class CurrentGrammar: CommandRecognizer {
         }
         return recognizer.recognize(samples, start: start)
     }
+
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        if let (grammar, recognizer) = update() {
+            self.grammar = grammar
+            self.recognizer = recognizer
+        }
+        return recognizer.recognizeTentatively(samples, start: start)
+    }
+
+    func adoptTentative() { recognizer.adoptTentative() }
 }
 
 /// Keeps the audio of the last utterance recognised, for the clip history saves.
@@ -225,4 +236,11 @@ final class ClipKeeper: CommandRecognizer {
         last = samples
         return inner.recognize(samples, start: start)
     }
+
+    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
+        last = samples
+        return inner.recognizeTentatively(samples, start: start)
+    }
+
+    func adoptTentative() { inner.adoptTentative() }
 }

@@ -1,0 +1,50 @@
+/// When a command may end before the full hangover: the endpointer waits `hangover` ms of
+/// quiet (300) because noise dips split words and people pause inside commands. Most of
+/// that wait is needless when what was heard is a whole command that cannot grow. After
+/// a short pause (`pause` ms), the utterance so far is recognised exactly as a finished
+/// one would be; it ends there when
+///   - the best phrase is a whole command and no longer phrase begins with it ("save",
+///     "quality high"; not "stop", which may become "stop recording", nor "delete" or
+///     "count one", whose numbers may go on): `isFinal`, from the grammar;
+///   - the recogniser is sure of it: confidence at least `minimumConfidence` (the run
+///     threshold), and the best phrase beats the best different one by `minimumGap`
+///     (path score, log base 1.0001) when the search offered one;
+///   - the decoder hears the pause too: its last word ends `minimumSilence` seconds or
+///     more before the audio does. Where the endpointer's pause was a dip inside a word,
+///     the decoder stretches the word over it.
+/// Anything else waits for the full hangover, as before, and is decided on the longer audio.
+public struct EarlyEnd {
+    /// Milliseconds of quiet after the last speech before asking.
+    public var pause: Int
+    public var minimumConfidence: Double
+    public var minimumGap: Double
+    /// Seconds of the decoded audio after the last word.
+    public var minimumSilence: Double
+    /// Whether recognised words are a whole phrase that cannot grow.
+    public var isFinal: ([String]) -> Bool
+
+    public init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
+                minimumSilence: Double = defaultSilence, isFinal: @escaping ([String]) -> Bool) {
+        self.pause = pause
+        self.minimumConfidence = minimumConfidence
+        self.minimumGap = minimumGap
+        self.minimumSilence = minimumSilence
+        self.isFinal = isFinal
+    }
+
+    /// Chosen on real speech (bench/real_speech.py --quick, bench/latency.py): see
+    /// research/recognition/EARLY_END.md.
+    public static let defaultPause = 120
+    public static let defaultGap = 100.0
+    public static let defaultSilence = 0.15
+
+    /// Whether the utterance may end with `recognition` of audio that ends at `audioEnd`
+    /// (stream seconds), heard after `pause` ms of quiet.
+    public func accepts(_ recognition: Recognition, audioEnd: Double) -> Bool {
+        guard let last = recognition.words.last, recognition.confidence >= minimumConfidence,
+              audioEnd - last.end >= minimumSilence,
+              isFinal(recognition.words.map(\.word)) else { return false }
+        if let gap = recognition.features?.runnerUpGap, gap < minimumGap { return false }
+        return true
+    }
+}

@@ -1,0 +1,200 @@
+import Testing
+@testable import VshCore
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommandFiles
+@testable import VshCommands
+import VshTestSupport
+
+/// The early-end rule: a whole command that cannot grow ends after a short pause; one
+/// that can grow ("stop" → "stop recording") waits for the full hangover.
+@Suite struct EarlyEndTests {
+    @Test(arguments: [
+        ("stop recording", "stop", true),
+        ("stop recording", "stop recording", false),
+        ("save [recording]", "save", true),
+        ("save [recording]", "save recording", false),
+        ("quality (low | medium | high)", "quality", true),
+        ("quality (low | medium | high)", "quality high", false),
+        ("[set] quality (low | high)", "set", true),
+        ("delete [transcript] [number] <number>", "delete", true),
+        ("delete [transcript] [number] <number>", "delete five", false),
+        ("delete [transcript] [number] <number>", "delete twenty", true),   // twenty one
+        ("delete [transcript] [number] <number>", "delete twenty one", false),
+        ("delete [transcript] [number] <number>", "delete fifteen", false),
+        ("code <digit>", "code seven", false),
+        ("count <digits>", "count four", true),
+        ("count <digits>", "count four five six", true),
+        ("help", "help", false),
+        ("help", "undo", false),
+        ("help", "help me", false),
+        ("list [transcripts] [from] (today | yesterday)", "list transcripts", true),
+    ])
+    func patternCanGrow(_ pattern: String, _ said: String, _ grows: Bool) throws {
+        let words = said.split(separator: " ").map(String.init)
+        #expect(try SpokenPattern.parse(pattern).canGrow(after: words) == grows)
+    }
+
+    /// Over vsh's own commands: final is "a whole command, and no form grows from it".
+    @Test(arguments: [
+        ("help", true),
+        ("undo", true),
+        ("quality high", true),
+        ("set quality low", true),
+        ("save", false),                 // save recording
+        ("save recording", true),
+        ("stop", false),                 // stop recording
+        ("stop recording", true),
+        ("list", false),                 // list transcripts, list today
+        ("list transcripts today", true),
+        ("delete seven", true),
+        ("delete twenty", false),        // delete twenty one
+        ("quality", false),              // not a whole command
+        ("record(2)", true),             // a variant is the word itself
+        ("<sil> help [noise]", true),
+        ("", false),
+    ])
+    func grammarIsFinal(_ said: String, _ final: Bool) {
+        let grammar = VoiceGrammar(registry: Builtins.registry())
+        #expect(grammar.isFinal(said.split(separator: " ").map(String.init)) == final)
+    }
+
+    static func early(pause: Int = 120) -> EarlyEnd {
+        let grammar = VoiceGrammar(registry: Builtins.registry())
+        return EarlyEnd(pause: pause, minimumConfidence: 0.5, minimumGap: 500, minimumSilence: 0.15, isFinal: grammar.isFinal)
+    }
+
+    /// Words ending at `end` seconds.
+    static func recognition(_ said: String, _ confidence: Double, gap: Double? = nil, end: Double = 0.5) -> Recognition {
+        Recognition(
+            words: said.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: end, confidence: confidence) },
+            confidence: confidence,
+            features: gap.map {
+                Confidence.Features(grammarScore: 0, grammarAcoustic: 0, phoneLoopScore: 0, phoneLoopAcoustic: 0,
+                                    frames: 100, wordFrames: 50, phones: 5, runnerUpGap: $0)
+            })
+    }
+
+    @Test func acceptsOnlyASureFinalCommand() {
+        let early = Self.early()
+        // Audio to 1.0 s; the words end at 0.5 s unless said otherwise.
+        #expect(early.accepts(Self.recognition("help", 0.9), audioEnd: 1))
+        #expect(early.accepts(Self.recognition("help", 0.9, gap: 800), audioEnd: 1))
+        #expect(!early.accepts(Self.recognition("help", 0.9, gap: 200), audioEnd: 1))  // the runner-up is close
+        #expect(!early.accepts(Self.recognition("help", 0.4), audioEnd: 1))            // not sure
+        #expect(!early.accepts(Self.recognition("stop", 0.95), audioEnd: 1))           // may become "stop recording"
+        #expect(!early.accepts(Self.recognition("", 0.95), audioEnd: 1))
+        // The decoder stretched the word into the pause: a dip inside a word, not its end.
+        #expect(!early.accepts(Self.recognition("help", 0.9, end: 0.9), audioEnd: 1))
+    }
+
+    /// Speech, then a long quiet: what the pipeline reports, in stream time.
+    static func listen(_ script: [([String], Double)]) -> (utterances: [Utterance], decodes: Int) {
+        let audio = TestSignal.bursts([1.0, 0.6, 1.5])
+        let recognizer = FakeRecognizer(script)
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        let grammar = VoiceGrammar(registry: Builtins.registry())
+        let pipeline = VoicePipeline(
+            source: FakeAudioSource(audio), frontEnd: nil, endpointer: Endpointer(settings: settings),
+            recognizer: recognizer, threshold: 0.5, earlyEnd: early(), interpret: grammar.interpret)
+        var utterances: [Utterance] = []
+        try? pipeline.run { event in
+            if case .utterance(let u) = event { utterances.append(u) }
+            return true
+        }
+        return (utterances, recognizer.calls)
+    }
+
+    @Test func aCommandThatCannotGrowEndsAfterTheShortPause() throws {
+        let (utterances, decodes) = Self.listen([(["help"], 0.9)])
+        let u = try #require(utterances.first)
+        #expect(utterances.count == 1)
+        #expect(u.line == "help")
+        #expect(u.early)
+        #expect(decodes == 1)  // the early decode is the utterance's: not decoded twice
+        // Ended 120 ms after the speech, not 300: the latency holds the wait (and the
+        // decode's CPU time, next to nothing for the fake).
+        #expect(u.latency >= 0.12 && u.latency < 0.2)
+    }
+
+    @Test func aCommandThatCanGrowWaitsForTheHangover() throws {
+        let (utterances, decodes) = Self.listen([(["stop"], 0.9), (["stop"], 0.9)])
+        let u = try #require(utterances.first)
+        #expect(utterances.count == 1)
+        #expect(u.line == "stop")
+        #expect(!u.early)
+        #expect(decodes == 2)  // asked after the pause, and decided on the whole utterance
+        #expect(u.latency >= 0.3)
+    }
+
+    @Test func anUnsureCommandWaitsForTheHangover() throws {
+        let (utterances, _) = Self.listen([(["help"], 0.3), (["help"], 0.8)])
+        let u = try #require(utterances.first)
+        #expect(!u.early)
+        #expect(u.line == "help")  // decided on the whole utterance, as without early ends
+        #expect(u.latency >= 0.3)
+    }
+
+    @Test func theEndpointerAsksOncePerPause() {
+        // Two stretches of speech 200 ms apart: one utterance (the hangover bridges the
+        // gap), with a pause of 120 ms inside it and one at its end.
+        let audio = TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5])
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        let endpointer = Endpointer(settings: settings)
+        var asked: [Double] = []
+        endpointer.endsEarly = { segment in
+            asked.append(segment.closedAt - segment.speechEnd)
+            return false
+        }
+        var events = endpointer.feed(audio)
+        events += endpointer.finish()
+        let utterances = events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
+        #expect(utterances.count == 1)
+        #expect(asked.count == 2)
+        #expect(asked.allSatisfy { abs($0 - 0.12) < 0.005 })
+        #expect(utterances.first.map { !$0.early && abs($0.closedAt - $0.speechEnd - 0.3) < 0.005 } == true)
+    }
+
+    /// An utterance ended early is heard with as much quiet after the speech as the full
+    /// hangover would leave: the rest is the quiet from before the speech.
+    @Test func anEarlySegmentEndsWithTheRestOfTheHangoverInQuiet() throws {
+        let audio = TestSignal.bursts([1.0, 0.5, 1.5])
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        let endpointer = Endpointer(settings: settings)
+        endpointer.endsEarly = { _ in true }
+        let events = endpointer.feed(audio) + endpointer.finish()
+        let segments = events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
+        let s = try #require(segments.first)
+        #expect(segments.count == 1)
+        #expect(s.early)
+        #expect(abs(s.closedAt - s.speechEnd - 0.12) < 0.005)
+        let heard = Int(((s.end - s.start) * 16_000).rounded())
+        let offset = Int((s.start * 16_000).rounded())
+        #expect(Array(s.samples.prefix(heard)) == Array(audio[offset..<offset + heard]))
+        #expect(s.samples.count - heard == 180 * 16)  // 300 ms hangover − 120 ms pause
+        #expect(Array(s.samples.suffix(180 * 16)) == Array(audio[offset..<offset + 180 * 16]))
+    }
+
+    @Test func jsgfFilesHaveFinalPhrasesToo() throws {
+        let grammar = """
+            #JSGF V1.0;
+            grammar vsh;  // a comment
+            /* another */
+            public <command> = stop | stop recording | help | count <digit>+ | [set] quality <level>;
+            <level> = low | high;
+            <digit> = one | two;
+            """
+        let phrases = try #require(JSGFPattern.parse(grammar))
+        let isFinal = VoiceGrammar.isFinal(in: phrases)
+        #expect(isFinal(["help"]))
+        #expect(!isFinal(["stop"]))
+        #expect(isFinal(["stop", "recording"]))
+        #expect(!isFinal(["count", "one", "two"]))
+        #expect(isFinal(["set", "quality", "high"]))
+        #expect(!isFinal(["quality"]))
+        #expect(JSGFPattern.parse("#JSGF V1.0;\ngrammar g;\npublic <a> = go <a>;") == nil)  // recursion: unknown
+    }
+}
