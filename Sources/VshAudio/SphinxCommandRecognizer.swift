@@ -18,8 +18,10 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// A second decoder for tentative recognitions (`recognizeTentatively`): PocketSphinx
     /// adapts its noise estimate and cepstral mean from each decode to the next, so
     /// tentative decodes on `decoder` would change the decisions after them (they changed
-    /// a quarter of the Speech Commands decisions). Loaded with the first.
-    private let tentative: PocketSphinxDecoder
+    /// a quarter of the Speech Commands decisions). Loaded at the first tentative
+    /// recognition: only the early end (`voice.early_end_ms`, off by default) asks for one.
+    private lazy var tentative: PocketSphinxDecoder? = try? makeDecoder()
+    private let makeDecoder: () throws -> PocketSphinxDecoder
     /// The audio of the last tentative recognition, for `adoptTentative`.
     private var lastTentative: (samples: [Int16], start: Double)?
 
@@ -31,14 +33,14 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
         }
-        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let dictPath = workDirectory + "/commands-\(getpid()).dict"
-        try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: dictPath) }
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU.
         // -allphone_ci: a context-independent phone loop, 30 ms instead of seconds.
-        let decoders = try (0..<2).map { _ in
+        makeDecoder = {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            let dictPath = workDirectory + "/commands-\(getpid()).dict"
+            try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: dictPath) }
             let decoder = try PocketSphinxDecoder(arguments: [
                 "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-allphone_ci", "yes",
             ])
@@ -46,8 +48,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
             try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
             return decoder
         }
-        decoder = decoders[0]
-        tentative = decoders[1]
+        decoder = try makeDecoder()
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
@@ -56,7 +57,9 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
 
     public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
         lastTentative = (samples, start)
-        return Self.recognize(samples, start: start, with: tentative)
+        // Without a second decoder (it failed to load) the main one decodes: decisions may
+        // then shift a little after a tentative decode, as measured, but none is lost.
+        return Self.recognize(samples, start: start, with: tentative ?? decoder)
     }
 
     /// The main decoder decodes the adopted audio too, so that it adapts to the channel
