@@ -18,10 +18,7 @@ public struct SpeechModel: Sendable, Equatable {
     }
 
     /// The acoustic model loaded: the adapted one when there is one in use.
-    public var acousticModel: String {
-        if case .adapted(_, let adapted) = adaptation { return adapted }
-        return stockAcousticModel
-    }
+    public var acousticModel: String { adaptation.acousticModel(stock: stockAcousticModel) }
     public var stockAcousticModel: String { directory + "/en-us" }
     public var dictionary: String { directory + "/cmudict-en-us.dict" }
     public var phoneLanguageModel: String { directory + "/en-us-phone.lm.bin" }

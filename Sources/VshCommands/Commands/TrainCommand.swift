@@ -101,10 +101,7 @@ public struct TrainCommand: ShellCommand {
         let recognizer = try voice.path.recognizer(for: grammar)
         var confidences: [Double] = []
         for take in nonCommands {
-            let input = try voice.recordingInput(file: take.audioPath, rate: AudioFormat.sampleRate)
-            let samples = try input.readToEnd()
-            try? input.finish()
-            confidences.append(recognizer.recognize(samples, start: 0).confidence)
+            confidences.append(recognizer.recognize(try Self.samples(of: take.audioPath, voice: voice), start: 0).confidence)
         }
         let configured = context.session.settings.voiceThreshold
         return (ThresholdCalibration.threshold(nonCommands: confidences, configured: configured), nonCommands.count)
@@ -147,6 +144,13 @@ public struct TrainCommand: ShellCommand {
         }
         context.output.line("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
             + "Your takes are kept: 'train --again' adapts from them.")
+    }
+
+    /// A file's audio at 16 kHz, whole (any format and rate; sealed files decrypted).
+    static func samples(of path: String, voice: AudioServices) throws -> [Int16] {
+        let input = try voice.recordingInput(file: path, rate: AudioFormat.sampleRate)
+        defer { try? input.finish() }
+        return try input.readToEnd()
     }
 
     /// The phrases for this session's commands.
@@ -246,9 +250,7 @@ public struct TrainCommand: ShellCommand {
         }
         var imported: [TrainingTakes.Take] = []
         for file in audio {
-            let input = try voice.recordingInput(file: dir + "/" + file, rate: AudioFormat.sampleRate)
-            let samples = try input.readToEnd()
-            try? input.finish()
+            let samples = try samples(of: dir + "/" + file, voice: voice)
             let said = words[file]!
             if let problem = TakeCheck.problem(samples, words: said.split(separator: " ").count) {
                 context.warn("\(dir)/\(file) is left out: \(problem)")

@@ -47,6 +47,12 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
         case adapted(AdaptedModel, directory: String)
         /// An adaptation that is not loaded, and why.
         case setAside(String)
+
+        /// The acoustic model directory to load: the adapted one when it is in use, else `stock`.
+        public func acousticModel(stock: String) -> String {
+            if case .adapted(_, let dir) = self { return dir }
+            return stock
+        }
     }
 
     /// The model to load for the stock acoustic model `base` and the store at `store`.
@@ -69,8 +75,7 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
 
     /// The acoustic model directory to load: the adapted one when it is in use.
     public static func acousticModel(store: String, base: String) -> String {
-        if case .adapted(_, let dir) = use(store: store, base: base) { return dir }
-        return base
+        use(store: store, base: base).acousticModel(stock: base)
     }
 
     /// The threshold for vsh's commands: `configured`, raised to the calibrated one while

@@ -49,7 +49,8 @@ public struct TakeRecorder {
         guard !indices.isEmpty else { return (.finished, 0) }
         // The raw audio is kept: the front end's noise suppression is for noisy rooms,
         // and a take that needs it is asked for again.
-        var feed = EndpointerFeed(source: source, frontEnd: nil, endpointer: path.endpointer(), chunk: 480)
+        let endpointer = path.endpointer()
+        var feed = EndpointerFeed(source: source, frontEnd: nil, endpointer: endpointer, chunk: 480)
         var position = 0
         var index: Int { indices[position] }
         var unfit = 0
@@ -86,7 +87,7 @@ public struct TakeRecorder {
             }
             for case .utterance(let segment) in events {
                 let words = script[index].split(separator: " ").count
-                let speech = segment.speechEnd - segment.start - Double(path.endpointer().settings.paddingBefore) / 1000
+                let speech = segment.speechEnd - segment.start - Double(endpointer.settings.paddingBefore) / 1000
                 if let problem = TakeCheck.problem(segment.samples, words: words, speech: speech, padded: true) {
                     event(.unfit(problem))
                     unfit += 1

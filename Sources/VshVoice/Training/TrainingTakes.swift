@@ -52,10 +52,4 @@ public struct TrainingTakes: Sendable {
         try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")
         return Take(name: name, audioPath: audio, words: words)
     }
-
-    /// Removes a take (a redo replaces it; this is for takes found unfit later).
-    public func remove(_ name: String) {
-        unlink(directory + "/" + name + ".txt")
-        unlink(directory + "/" + name + ".wav")
-    }
 }
