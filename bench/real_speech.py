@@ -49,7 +49,6 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import wave
 import zlib
@@ -57,7 +56,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
+from run import EVAL_DIR, require_eval, snapshot_home  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REAL = os.path.join(require_eval(EVAL_DIR), "real")
@@ -457,15 +456,7 @@ def main():
         return 2
     os.makedirs(args.cache, exist_ok=True)
     start = time.perf_counter()
-    home = tempfile.mkdtemp(prefix="vsh-bench-real-")
-    env = isolated_env(home)
-    for d in ("config", "commands"):
-        if os.path.isdir(os.path.join(ROOT, d)):
-            shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
-    env["VSH_SHARE"] = os.path.join(home, "share")
-    if args.vsh_config:
-        os.makedirs(os.path.join(home, "config", "vsh"))
-        shutil.copy(args.vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
+    home, env = snapshot_home("vsh-bench-real-", args.vsh_config)
     vsh_fn = vsh_tool(vsh, env, args.vsh_args.split())
     print(f"vsh: {vsh} {args.vsh_args}{' with ' + args.vsh_config if args.vsh_config else ''}; baseline: {BASELINE}; jobs {args.jobs}"
           f"{'; QUICK subset (speaker-stratified): numbers are noisy' if args.quick else ''}")

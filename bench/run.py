@@ -38,6 +38,23 @@ def isolated_env(home):
     return env
 
 
+def snapshot_home(prefix, vsh_config=None):
+    """A new isolated home whose vsh reads a snapshot of this tree's shipped config/ and
+    commands/ (taken now, so a run stays consistent while someone edits them), and
+    `vsh_config` as the user's vsh.toml. Returns (home, env)."""
+    home = tempfile.mkdtemp(prefix=prefix)
+    env = isolated_env(home)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for d in ("config", "commands"):
+        if os.path.isdir(os.path.join(root, d)):
+            shutil.copytree(os.path.join(root, d), os.path.join(home, "share", d))
+    env["VSH_SHARE"] = os.path.join(home, "share")
+    if vsh_config:
+        os.makedirs(os.path.join(home, "config", "vsh"))
+        shutil.copy(vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
+    return home, env
+
+
 def time_to_prompt(argv, env, prompt=b"vsh> ", runs=30):
     """Median seconds from exec to the prompt appearing on a pseudo-terminal."""
     samples = []

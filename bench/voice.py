@@ -31,13 +31,12 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env  # noqa: E402  (the same isolated HOME/XDG as the other benchmarks)
+from run import EVAL_DIR, snapshot_home  # noqa: E402  (the same isolated HOME/XDG as the other benchmarks)
 from voice_data import ensure_corpus, ensure_oog, librivox, log, subset  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -304,17 +303,7 @@ def main():
         return fail(f"no evaluation data in {args.eval}: pass --eval DIR or set VSH_EVAL")
     os.makedirs(args.cache, exist_ok=True)
     start = time.perf_counter()
-    home = tempfile.mkdtemp(prefix="vsh-bench-voice-")
-    env = isolated_env(home)
-    # vsh reads this tree's shipped config/ and commands/; a snapshot taken now keeps a
-    # run consistent while someone edits them (e.g. voice.hangover_ms in config/vsh.toml).
-    for d in ("config", "commands"):
-        if os.path.isdir(os.path.join(ROOT, d)):
-            shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
-    env["VSH_SHARE"] = os.path.join(home, "share")
-    if args.vsh_config:
-        os.makedirs(os.path.join(home, "config", "vsh"))
-        shutil.copy(args.vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
+    home, env = snapshot_home("vsh-bench-voice-", args.vsh_config)
     table, notes, status = Table(), [], 0
     try:
         version = first_line(run([vsh, "--version"], env)[1]) or "?"
