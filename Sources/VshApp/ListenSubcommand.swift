@@ -96,12 +96,9 @@ struct ListenSubcommand: ParsableCommand {
         let alternatives = r.alternatives.map { JSON.string($0.joined(separator: " ")) }.joined(separator: ", ")
         var out = ", \"alternatives\": [\(alternatives)]"
         if let f = r.features {
-            out += ", \"features\": {\"grammar_score\": \(JSON.number(f.grammarScore)), "
-                + "\"grammar_acoustic\": \(JSON.number(f.grammarAcoustic)), "
-                + "\"phone_loop_score\": \(JSON.number(f.phoneLoopScore)), "
-                + "\"phone_loop_acoustic\": \(JSON.number(f.phoneLoopAcoustic)), "
-                + "\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
-                + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null")}"
+            out += ", \"features\": {\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
+                + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null"), "
+                + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null")}"
         }
         return out
     }

@@ -5,7 +5,7 @@ import VshStore
 import VshVoice
 
 /// A PocketSphinx decoder (`ps_decoder_t`) with named searches: command grammars
-/// (JSGF) and a phone loop. Owns the decoder; freed in deinit. One thread at a time.
+/// (JSGF) and keyword lists. Owns the decoder; freed in deinit. One thread at a time.
 final class PocketSphinxDecoder {
     /// Owned: released with ps_free.
     private let decoder: OpaquePointer
@@ -48,12 +48,6 @@ final class PocketSphinxDecoder {
     func addGrammar(_ name: String, jsgf: String) throws {
         guard ps_set_jsgf_string(decoder, name, jsgf) == 0 else {
             throw AudioError("the command grammar did not load (a word may be missing from the dictionary); see the log")
-        }
-    }
-
-    func addPhoneLoop(_ name: String, phoneLM path: String) throws {
-        guard ps_set_allphone_file(decoder, name, path) == 0 else {
-            throw AudioError("cannot load the phone model \(path)")
         }
     }
 

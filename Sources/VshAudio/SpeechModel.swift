@@ -21,7 +21,6 @@ public struct SpeechModel: Sendable, Equatable {
     public var acousticModel: String { adaptation.acousticModel(stock: stockAcousticModel) }
     public var stockAcousticModel: String { directory + "/en-us" }
     public var dictionary: String { directory + "/cmudict-en-us.dict" }
-    public var phoneLanguageModel: String { directory + "/en-us-phone.lm.bin" }
     public var languageModel: String { directory + "/en-us.lm.bin" }
 
     /// Whether the acoustic model and dictionary are there.

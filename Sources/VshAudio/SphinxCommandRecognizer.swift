@@ -3,11 +3,11 @@ import VshCore
 import VshStore
 import VshVoice
 
-/// Command recognition with PocketSphinx. Each utterance is level-normalised, decoded
-/// against the command grammar, and decoded again with a free phone loop; a confidence
-/// model then says whether the grammar's answer is a command or speech that merely fits
-/// some phrase. A grammar search always returns a phrase, so without this vsh would
-/// run a command for every sentence it overhears.
+/// Command recognition with PocketSphinx. Each utterance is level-normalised and decoded
+/// against the command grammar opened to everyday words (`OpenGrammar`, `OtherWords`): a
+/// grammar search always returns some phrase, so without the other words "dog" would run
+/// "go". What is heard as another word is no command; a command's confidence says how
+/// clearly it beat the next phrase (`Confidence`).
 public final class SphinxCommandRecognizer: CommandRecognizer {
     public struct Settings: Sendable, Equatable {
         public var model: SpeechModel
@@ -15,6 +15,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private let decoder: PocketSphinxDecoder
+    /// The everyday words the commands compete with: a phrase with one of them is no command.
+    private let otherWords: Set<String>
     /// A second decoder for tentative recognitions (`recognizeTentatively`): PocketSphinx
     /// adapts its noise estimate and cepstral mean from each decode to the next, so
     /// tentative decodes on `decoder` would change the decisions after them (they changed
@@ -25,41 +27,46 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// The audio of the last tentative recognition, for `adoptTentative`.
     private var lastTentative: (samples: [Int16], start: Double)?
 
-    /// Loads the acoustic model with a dictionary of just `vocabulary`, the grammar and
-    /// the phone loop. `workDirectory` receives the generated dictionary.
+    /// Loads the acoustic model with a dictionary of `vocabulary` and the `OtherWords` set
+    /// against it, and the grammar opened to those words (`OpenGrammar`).
+    /// `workDirectory` receives the generated dictionary.
     public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
         let model = settings.model
-        let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: vocabulary).subset(vocabulary)
+        let known = try PronunciationDictionary(path: model.dictionary, only: vocabulary.union(OtherWords.candidates))
+        let missing = vocabulary.filter { !known.contains($0) }.sorted()
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
         }
+        let others = OtherWords.against(vocabulary, in: known)
+        otherWords = Set(others)
+        let (dictText, _) = known.subset(vocabulary.union(others))
+        let open = OpenGrammar.jsgf(jsgf, otherWords: others)
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU.
-        // -allphone_ci: a context-independent phone loop, 30 ms instead of seconds.
         makeDecoder = {
             try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
             let dictPath = workDirectory + "/commands-\(getpid()).dict"
             try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: dictPath) }
             let decoder = try PocketSphinxDecoder(arguments: [
-                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-allphone_ci", "yes",
+                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8",
             ])
-            try decoder.addGrammar("cmd", jsgf: jsgf)
-            try decoder.addPhoneLoop("phone", phoneLM: model.phoneLanguageModel)
+            try decoder.addGrammar("cmd", jsgf: open)
+            decoder.use("cmd")
             return decoder
         }
         decoder = try makeDecoder()
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        Self.recognize(samples, start: start, with: decoder)
+        Self.recognize(samples, start: start, with: decoder, otherWords: otherWords)
     }
 
     public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
         lastTentative = (samples, start)
         // Without a second decoder (it failed to load) the main one decodes: decisions may
         // then shift a little after a tentative decode, as measured, but none is lost.
-        return Self.recognize(samples, start: start, with: tentative ?? decoder)
+        return Self.recognize(samples, start: start, with: tentative ?? decoder, otherWords: otherWords)
     }
 
     /// The main decoder decodes the adopted audio too, so that it adapts to the channel
@@ -69,9 +76,9 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         lastTentative = nil
     }
 
-    private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder) -> Recognition {
+    private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder,
+                                  otherWords: Set<String>) -> Recognition {
         let audio = normalised(samples)
-        decoder.use("cmd")
         let hyp = decoder.decode(audio)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
         var words: [RecognizedWord] = []
@@ -85,23 +92,20 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
                 confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
         }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
-        // The runners-up, for "did you mean" and for the confidence: read before the phone
-        // loop replaces the lattice.
+        // The runners-up, for "did you mean" and for the confidence.
         let best = words.map(\.word)
         let scored = decoder.nbestScored(limit: 5, paths: 100).map { entry in
             (words: entry.text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
                 .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }, score: entry.score)
         }
-        let alternatives = scored.map(\.words).filter { !$0.isEmpty && $0 != best }
+        let alternatives = scored.map(\.words).filter { !$0.isEmpty && $0 != best && !$0.contains(where: otherWords.contains) }
         let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
         let runnerUp = scored.first { $0.words != best }.map { top - Double($0.score) }
-        decoder.use("phone")
-        let loop = decoder.decode(audio)
+        let other = best.first(where: otherWords.contains)
         let features = Confidence.Features(
-            grammarScore: Double(hyp.score), grammarAcoustic: Double(hyp.acousticScore),
-            phoneLoopScore: Double(loop.score), phoneLoopAcoustic: Double(loop.acousticScore),
-            frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count, runnerUpGap: runnerUp)
-        return Recognition(words: words, confidence: Confidence.model.probability(features), alternatives: alternatives,
+            frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
+            runnerUpGap: runnerUp, otherWord: other)
+        return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }
 

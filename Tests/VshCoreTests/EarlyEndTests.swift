@@ -70,8 +70,7 @@ import VshTestSupport
             words: said.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: end, confidence: confidence) },
             confidence: confidence,
             features: gap.map {
-                Confidence.Features(grammarScore: 0, grammarAcoustic: 0, phoneLoopScore: 0, phoneLoopAcoustic: 0,
-                                    frames: 100, wordFrames: 50, phones: 5, runnerUpGap: $0)
+                Confidence.Features(frames: 100, wordFrames: 50, phones: 5, runnerUpGap: $0)
             })
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import VshCore
+
+/// Everyday words that are not commands. A grammar search always returns some phrase of
+/// its grammar, so "dog" comes out as the command "go" and "next" as "exit". The
+/// recogniser therefore lets the grammar's phrases compete with these words as well
+/// (`OpenGrammar`): what is heard as one of them is no command, whatever the channel,
+/// because the decision is between two paths of one search over the same audio.
+///
+/// The words are the most likely ones of the stock English language model
+/// (scripts/make-other-words writes `byLikelihood`), so they were not picked by looking at
+/// any test set.
+public enum OtherWords {
+    /// How many of the most likely words compete. Measured on Speech Commands speakers of
+    /// fold 0 (research/recognition/OTHER_WORDS.md): more words reject more speech that is
+    /// no command and cost decoding time.
+    public static let count = 1_000
+
+    /// The first `count` words that are neither in `vocabulary` nor sound exactly like a
+    /// word of it (a pronunciation in common: "know" for "no", "write" for "right"), nor
+    /// missing from `dictionary`. `dictionary` must hold the vocabulary's and these
+    /// words' pronunciations.
+    public static func against(_ vocabulary: Set<String>, in dictionary: PronunciationDictionary,
+                               count: Int = count) -> [String] {
+        let taken = Set(vocabulary.flatMap { dictionary.entries[$0] ?? [] })
+        var words: [String] = []
+        for word in byLikelihood where words.count < count {
+            guard !vocabulary.contains(word), let pronunciations = dictionary.entries[word],
+                  !pronunciations.contains(where: taken.contains) else { continue }
+            words.append(word)
+        }
+        return words
+    }
+
+    /// Every word `against` may choose from: what the dictionary has to load.
+    public static var candidates: Set<String> { Set(byLikelihood) }
+}
+
+/// A command grammar opened to speech that is no command: its phrases, or one of the
+/// `OtherWords`, each of those weighted down so that a command wins unless another word
+/// fits the audio clearly better.
+public enum OpenGrammar {
+    /// The public rule of the opened grammar.
+    public static let rule = "vsh_utterance"
+
+    /// The weight of each other word against a phrase of the grammar (JSGF weights;
+    /// PocketSphinx scales them far less than their face value suggests). Chosen on
+    /// Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
+    public static let weight = "1e-24"
+
+    /// `jsgf` with its public rules made private and one new public rule over them and
+    /// `otherWords`. PocketSphinx decodes a grammar's first public rule only, so the
+    /// grammar's own rules are all kept as alternatives.
+    public static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight) -> String {
+        var publicRules: [String] = []
+        var text = ""
+        var rest = Substring(jsgf)
+        while let found = rest.range(of: "public") {
+            text += rest[..<found.lowerBound]
+            var after = rest[found.upperBound...]
+            let spaces = after.prefix { $0 == " " || $0 == "\t" || $0 == "\n" }
+            after = after.dropFirst(spaces.count)
+            if !spaces.isEmpty, after.first == "<", let close = after.firstIndex(of: ">") {
+                publicRules.append(String(after[after.index(after: after.startIndex)..<close]))
+                rest = after
+            } else {
+                text += rest[found]
+                rest = rest[found.upperBound...]
+            }
+        }
+        text += rest
+        guard !publicRules.isEmpty else { return jsgf }
+        let alternatives = publicRules.map { "/1/ <\($0)>" } + otherWords.map { "/\(weight)/ \($0)" }
+        if !text.hasSuffix("\n") { text += "\n" }
+        return text + "public <\(rule)> = " + alternatives.joined(separator: " | ") + ";\n"
+    }
+}

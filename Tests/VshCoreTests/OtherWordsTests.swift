@@ -1,0 +1,76 @@
+import Testing
+@testable import VshCore
+@testable import VshVoice
+
+/// The everyday words commands compete with, the grammar opened to them, and the
+/// confidence read off that one search.
+@Suite struct OtherWordsTests {
+    static let dictionary = PronunciationDictionary(entries: [
+        "no": ["N OW"], "know": ["N OW"], "now": ["N AW"], "right": ["R AY T"], "write": ["R AY T"],
+        "go": ["G OW"], "dog": ["D AO G"], "the": ["DH AH", "DH IY"], "exit": ["EH G Z IH T", "EH K S AH T"],
+    ])
+
+    /// A word of the grammar, or one that sounds exactly like one, never competes with it:
+    /// "know" would otherwise take every spoken "no".
+    @Test func homophonesAndTheGrammarsOwnWordsAreLeftOut() {
+        let others = OtherWords.against(["no", "right", "go"], in: Self.dictionary, count: 100)
+        #expect(!others.contains("no") && !others.contains("know") && !others.contains("write") && !others.contains("go"))
+        #expect(others.contains("dog") && others.contains("now") && others.contains("the"))
+    }
+
+    /// Most likely first, and no more than asked for; words the dictionary lacks are skipped.
+    @Test func theMostLikelyWordsComeFirst() {
+        let others = OtherWords.against([], in: Self.dictionary, count: 2)
+        #expect(others == Array(OtherWords.byLikelihood.filter { Self.dictionary.contains($0) }.prefix(2)))
+        #expect(others.first == "the")
+        #expect(OtherWords.byLikelihood.count >= OtherWords.count)
+    }
+
+    /// The grammar's public rules become alternatives of one new public rule, beside the
+    /// weighted other words; everything else is kept as written.
+    @Test func theOpenGrammarKeepsEveryPhraseAndAddsTheWords() {
+        let jsgf = """
+            #JSGF V1.0;
+            grammar g;
+            public <a> = go [home];
+            public\t<b> = stop <c>;
+            <c> = now | later; // publicity is not a rule
+            """
+        let open = OpenGrammar.jsgf(jsgf, otherWords: ["dog", "the"], weight: "1e-9")
+        #expect(!open.contains("public <a>") && !open.contains("public\t<b>"))
+        #expect(open.contains("<a> = go [home];") && open.contains("<b> = stop <c>;") && open.contains("publicity"))
+        #expect(open.hasSuffix("public <vsh_utterance> = /1/ <a> | /1/ <b> | /1e-9/ dog | /1e-9/ the;\n"))
+        #expect(open.components(separatedBy: "public <").count == 2, "one public rule")
+    }
+
+    @Test func aGrammarWithoutPublicRulesIsLeftAsItIs() {
+        let jsgf = "#JSGF V1.0;\ngrammar g;\n<a> = go;\n"
+        #expect(OpenGrammar.jsgf(jsgf, otherWords: ["dog"]) == jsgf)
+    }
+
+    static func features(gap: Double?, other: String? = nil, frames: Int = 40, phones: Int = 2) -> Confidence.Features {
+        Confidence.Features(frames: 100, wordFrames: frames, phones: phones, words: 1, runnerUpGap: gap, otherWord: other)
+    }
+
+    /// Heard as another word: no command, however clear. A command: surer the farther it
+    /// beat the next phrase, and surest when nothing else came close; a tie is asked about.
+    @Test func confidenceFollowsTheGapAndOtherWordsAreNone() {
+        let model = Confidence.model
+        #expect(model.probability(Self.features(gap: 5_000, other: "dog")) == 0)
+        let tie = model.probability(Self.features(gap: 0))
+        #expect(tie < 0.5 && tie >= 0.29, "a tie is a close call: 'did you mean', not a run")
+        #expect(abs(model.probability(Self.features(gap: model.midpoint)) - 0.5) < 1e-9)
+        #expect(model.probability(Self.features(gap: 400)) > model.probability(Self.features(gap: 200)))
+        #expect(model.probability(Self.features(gap: nil)) == model.probability(Self.features(gap: 1e6)))
+        #expect(model.probability(Self.features(gap: nil)) > 0.95)
+    }
+
+    /// A "word" a click long or a hum long is no command, however well it beat the rest.
+    @Test func implausiblyShortOrLongWordsAreNoCommand() {
+        let model = Confidence.model
+        #expect(model.probability(Self.features(gap: nil, frames: 6, phones: 2)) == 0)    // 30 ms a phone
+        #expect(model.probability(Self.features(gap: nil, frames: 140, phones: 2)) == 0)  // 700 ms a phone
+        #expect(model.probability(Self.features(gap: nil, frames: 40, phones: 2)) > 0.95)
+        #expect(model.probability(Confidence.Features(frames: 0, wordFrames: 0, phones: 0, words: 0)) == 0)
+    }
+}
