@@ -33,8 +33,9 @@ dictionary alias per word and threshold, 1e+40 … 1e-40), the thresholds are fi
 held-out folds together.
 
 Speaker folds: fold = crc32(speaker) % 2 (`_silence_` clips: crc32(file name) % 2).
-Anything fitted on this data (kws thresholds here; vsh's confidence model, see
-bench/fit_confidence.py) is reported on held-out speakers only.
+Anything fitted on this data (kws thresholds here; vsh's other-word weight and confidence
+midpoint, chosen on fold 0, see research/recognition/OTHER_WORDS.md) is reported on
+held-out speakers only.
 
 Per-file outcomes: .build/bench-real/<set>-<tool>.tsv. CPU seconds are those of the
 child processes (one process per file, --jobs at a time).
@@ -502,7 +503,7 @@ def main():
             if s == "prompt":
                 print("\n## prompt grammar (bench/commands.gram) on Speech Commands clips")
                 print("Split: nothing fitted on it except vsh's confidence model, whose fit used Speech Commands "
-                      "fold 0 (bench/fit_confidence.py): see the fold-1 rows.")
+                      "fold 0 (research/recognition/OTHER_WORDS.md): see the fold-1 rows.")
                 print("| tool | clips | FA all but stop | FA fold 1 | stop right | CPU s |")
                 print("|---|---|---|---|---|---|")
                 for name, dec, cpu in tools:
