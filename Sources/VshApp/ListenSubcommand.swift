@@ -98,7 +98,8 @@ struct ListenSubcommand: ParsableCommand {
         if let f = r.features {
             out += ", \"features\": {\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
                 + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null"), "
-                + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null")}"
+                + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null"), "
+                + "\"speech_outside_words\": \(f.speechOutsideWords)}"
         }
         return out
     }

@@ -102,11 +102,37 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
         let runnerUp = scored.first { $0.words != best }.map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains)
+        let spans = hyp.segments.filter { seg in
+            let word = VoiceGrammar.baseWord(seg.word)
+            return !(word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty)
+        }.map { ($0.startFrame, $0.endFrame) }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
-            runnerUpGap: runnerUp, otherWord: other)
+            runnerUpGap: runnerUp, otherWord: other,
+            speechOutsideWords: Self.speechOutside(spans, of: audio))
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
+    }
+
+    /// How many 10 ms frames outside the words' frames are as loud as speech (within 20 dB
+    /// of the words' median frame): speech the words do not account for, as when a sentence
+    /// is heard as a command and the decoder calls the rest silence or noise.
+    static func speechOutside(_ spans: [(Int, Int)], of audio: [Int16]) -> Int {
+        let frame = AudioFormat.sampleRate / 100
+        let count = audio.count / frame
+        guard count > 0, !spans.isEmpty else { return 0 }
+        var energy = [Double](repeating: 0, count: count)
+        for f in 0..<count {
+            var sum = 0.0
+            for i in (f * frame)..<((f + 1) * frame) { sum += Double(audio[i]) * Double(audio[i]) }
+            energy[f] = 10 * log10(sum / Double(frame) + 1)
+        }
+        var inside = [Bool](repeating: false, count: count)
+        for (start, end) in spans { for f in max(0, start)...min(count - 1, max(start, end)) { inside[f] = true } }
+        let words = energy.indices.filter { inside[$0] }.map { energy[$0] }.sorted()
+        guard !words.isEmpty else { return 0 }
+        let loud = words[words.count / 2] - 20
+        return energy.indices.filter { !inside[$0] && energy[$0] >= loud }.count
     }
 
     /// Brings the utterance to a steady speaking level (RMS ≈ 3000), never clipping and

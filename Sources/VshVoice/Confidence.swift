@@ -12,7 +12,8 @@ import VshStore
 /// audio, so neither the level, the sample rate nor the number of commands in the grammar
 /// moves it the way they move a score on its own (the model before this one weighed the
 /// absolute grammar score per frame, and real microphones lost to synthetic voices).
-/// A command whose words last implausibly long or short for their phones is no command
+/// A command whose words last implausibly long or short for their phones, or that leaves
+/// seconds of speech unexplained (a sentence heard as a short command), is no command
 /// either. Fitted on Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
 public struct Confidence: Sendable, Equatable {
     /// What the confidence looks at, from one decode of an utterance.
@@ -31,8 +32,13 @@ public struct Confidence: Sendable, Equatable {
         /// The first everyday word (no command) among the words heard, if any.
         public var otherWord: String?
 
+        /// 10 ms frames outside the words that are as loud as speech: what the words heard
+        /// do not account for.
+        public var speechOutsideWords: Int
+
         public init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
-                    otherWord: String? = nil) {
+                    otherWord: String? = nil, speechOutsideWords: Int = 0) {
+            self.speechOutsideWords = speechOutsideWords
             self.frames = frames
             self.wordFrames = wordFrames
             self.phones = phones
@@ -46,6 +52,11 @@ public struct Confidence: Sendable, Equatable {
     /// squeezed into less (a click) or stretched over more (a hum) is no command. On the
     /// fitting speakers 1% of right commands fell outside each end.
     public var framesPerPhone: ClosedRange<Double>
+    /// How much speech-level audio the words may leave unexplained, in 10 ms frames: a
+    /// sentence heard as a short command leaves seconds of it ("quality low" in a 5 s
+    /// librivox sentence: 314 frames), a spoken command at most about 1.6 s of noise or
+    /// breath (the most among Speech Commands fold 0's right commands: 158).
+    public var unexplainedSpeech: Int
     /// The runner-up gap at which the confidence is one half.
     public var midpoint: Double
     /// How fast the confidence rises with the gap (gap units per e-fold of the odds).
@@ -55,11 +66,13 @@ public struct Confidence: Sendable, Equatable {
 
     /// A command that beat the runner-up by less than `midpoint` is a close call: at the
     /// prompt it gets "did you mean" (a tie is 0.3, `voice.reject_below`), not a run.
-    public static let model = Confidence(framesPerPhone: 6...45, midpoint: 50, scale: 59, unrivalled: 600)
+    public static let model = Confidence(framesPerPhone: 6...45, unexplainedSpeech: 200, midpoint: 50, scale: 59,
+                                         unrivalled: 600)
 
     public func probability(_ features: Features) -> Double {
         guard features.otherWord == nil, features.words > 0, features.phones > 0,
-              framesPerPhone.contains(Double(features.wordFrames) / Double(features.phones)) else { return 0 }
+              framesPerPhone.contains(Double(features.wordFrames) / Double(features.phones)),
+              features.speechOutsideWords <= unexplainedSpeech else { return 0 }
         let gap = min(features.runnerUpGap ?? unrivalled, unrivalled)
         return 1 / (1 + exp(-(gap - midpoint) / scale))
     }

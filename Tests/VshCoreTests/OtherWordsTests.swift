@@ -73,4 +73,15 @@ import Testing
         #expect(model.probability(Self.features(gap: nil, frames: 40, phones: 2)) > 0.95)
         #expect(model.probability(Confidence.Features(frames: 0, wordFrames: 0, phones: 0, words: 0)) == 0)
     }
+
+    /// A sentence heard as "quality low" leaves seconds of its speech outside those words.
+    @Test func speechTheWordsDoNotExplainIsNoCommand() {
+        let model = Confidence.model
+        var sentence = Self.features(gap: nil)
+        sentence.speechOutsideWords = 314
+        #expect(model.probability(sentence) == 0)
+        var command = Self.features(gap: nil)
+        command.speechOutsideWords = 120  // breath and room noise around a word
+        #expect(model.probability(command) > 0.95)
+    }
 }
