@@ -100,7 +100,12 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         }
         let alternatives = scored.map(\.words).filter { !$0.isEmpty && $0 != best && !$0.contains(where: otherWords.contains) }
         let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
-        let runnerUp = scored.first { $0.words != best }.map { top - Double($0.score) }
+        // The runner-up is another reading, not the same words ending sooner or later: the
+        // lattice also holds the best phrase with a word more or less at its end ("seven of
+        // clubs jack" at the same score as "seven of clubs"), which contests nothing. Hearing
+        // nothing at all does contest it.
+        let runnerUp = scored.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
+            .map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains)
         let spans = hyp.segments.filter { seg in
             let word = VoiceGrammar.baseWord(seg.word)
