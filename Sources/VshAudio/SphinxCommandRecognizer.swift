@@ -38,8 +38,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
         }
         let others = OtherWords.against(vocabulary, in: known)
-        otherWords = Set(others)
-        let (dictText, _) = known.subset(vocabulary.union(others))
+        otherWords = Set(others + [OpenGrammar.ballast])
+        let (dictText, _) = known.subset(vocabulary.union(otherWords))
         let open = OpenGrammar.jsgf(jsgf, otherWords: others)
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU.
@@ -92,19 +92,21 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
                 confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
         }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
-        // The runners-up, for "did you mean" and for the confidence.
+        // The runners-up, for "did you mean" and for the confidence: other phrases of the
+        // grammar. Other words are not among them: that they lost is what the search
+        // decided; the gap says how close another command came.
         let best = words.map(\.word)
-        let scored = decoder.nbestScored(limit: 5, paths: 100).map { entry in
+        let scored = decoder.nbestScored(limit: 20, paths: 100).map { entry in
             (words: entry.text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
                 .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }, score: entry.score)
         }
-        let alternatives = scored.map(\.words).filter { !$0.isEmpty && $0 != best && !$0.contains(where: otherWords.contains) }
+        let commands = scored.filter { !$0.words.contains(where: otherWords.contains) }
+        let alternatives = commands.map(\.words).filter { !$0.isEmpty && $0 != best }.prefix(5).map { $0 }
         let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
-        // The runner-up is another reading, not the same words ending sooner or later: the
-        // lattice also holds the best phrase with a word more or less at its end ("seven of
-        // clubs jack" at the same score as "seven of clubs"), which contests nothing. Hearing
-        // nothing at all does contest it.
-        let runnerUp = scored.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
+        // Another reading, not the same words ending sooner or later: the lattice also holds
+        // the best phrase with a word more or less at its end ("seven of clubs jack" at the
+        // same score as "seven of clubs"), which contests nothing. Hearing nothing does.
+        let runnerUp = commands.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
             .map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains)
         let spans = hyp.segments.filter { seg in

@@ -7,8 +7,8 @@ import VshStore
 /// The recogniser decodes each utterance against the commands *and* a thousand everyday
 /// words (`OpenGrammar`). Speech that is no command usually comes out as one of those
 /// words: then the confidence is 0, whatever the phrase. When a command wins, the
-/// confidence grows with how far it beat the best *other* phrase of the same search
-/// (another command or another word): the difference of two path scores over the same
+/// confidence grows with how far it beat the best *other* phrase of the grammar in the same
+/// search ("on" for "off"): the difference of two path scores over the same
 /// audio, so neither the level, the sample rate nor the number of commands in the grammar
 /// moves it the way they move a score on its own (the model before this one weighed the
 /// absolute grammar score per frame, and real microphones lost to synthetic voices).
@@ -26,8 +26,9 @@ public struct Confidence: Sendable, Equatable {
         /// Words recognised (fillers not counted).
         public var words: Int
         /// How much better the best phrase scores than the best *different* phrase of the
-        /// search's n-best list (path scores, log base 1.0001); nil when the search kept no
-        /// other phrase, which happens when nothing else came close.
+        /// grammar in the search's n-best list (path scores, log base 1.0001; other words
+        /// are not counted); nil when the search kept no other phrase of the grammar, which
+        /// happens when none came close.
         public var runnerUpGap: Double?
         /// The first everyday word (no command) among the words heard, if any.
         public var otherWord: String?
@@ -57,7 +58,8 @@ public struct Confidence: Sendable, Equatable {
     /// librivox sentence: 314 frames), a spoken command at most about 1.6 s of noise or
     /// breath (the most among Speech Commands fold 0's right commands: 158).
     public var unexplainedSpeech: Int
-    /// The runner-up gap at which the confidence is one half.
+    /// The runner-up gap at which the confidence is one half. On the fitting speakers the
+    /// 12-class top-1 was flat (73.1–73.4%) for 0 to 100; 100 runs the fewest wrong commands.
     public var midpoint: Double
     /// How fast the confidence rises with the gap (gap units per e-fold of the odds).
     public var scale: Double
@@ -66,8 +68,8 @@ public struct Confidence: Sendable, Equatable {
 
     /// A command that beat the runner-up by less than `midpoint` is a close call: at the
     /// prompt it gets "did you mean" (a tie is 0.3, `voice.reject_below`), not a run.
-    public static let model = Confidence(framesPerPhone: 6...45, unexplainedSpeech: 200, midpoint: 50, scale: 59,
-                                         unrivalled: 600)
+    public static let model = Confidence(framesPerPhone: 6...45, unexplainedSpeech: 200, midpoint: 100, scale: 118,
+                                         unrivalled: 1_000)
 
     public func probability(_ features: Features) -> Double {
         guard features.otherWord == nil, features.words > 0, features.phones > 0,

@@ -32,13 +32,16 @@ public enum OtherWords {
         return words
     }
 
-    /// Every word `against` may choose from: what the dictionary has to load.
-    public static var candidates: Set<String> { Set(byLikelihood) }
+    /// Every word `against` may choose from, and the grammar's ballast: what the
+    /// dictionary has to load.
+    public static var candidates: Set<String> { Set(byLikelihood + [OpenGrammar.ballast]) }
 }
 
-/// A command grammar opened to speech that is no command: its phrases, or one of the
-/// `OtherWords`, each of those weighted down so that a command wins unless another word
-/// fits the audio clearly better.
+/// A command grammar opened to speech that is no command: its phrases, or one or two of
+/// the `OtherWords`, each weighted down so that a command wins unless other words fit the
+/// audio clearly better. Two, because "good morning everyone" against a single word was
+/// heard as the command "code one"; each weighted alike, so that one-word commands meet
+/// the same competition as with one (a free second word cost 6 points of right words).
 public enum OpenGrammar {
     /// The public rule of the opened grammar.
     public static let rule = "vsh_utterance"
@@ -48,9 +51,15 @@ public enum OpenGrammar {
     /// Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
     public static let weight = "1e-24"
 
-    /// `jsgf` with its public rules made private and one new public rule over them and
-    /// `otherWords`. PocketSphinx decodes a grammar's first public rule only, so the
-    /// grammar's own rules are all kept as alternatives.
+    /// A word no one says in a command, given weight 1 beside the other words so that
+    /// theirs is not normalised away: JSGF divides the weights of a rule's alternatives by
+    /// their sum, and a weight on a rule reference has no effect in PocketSphinx. Were it
+    /// ever heard, it is an other word like the rest: no command.
+    public static let ballast = "antidisestablishmentarianism"
+
+    /// `jsgf` with its public rules made private and one new public rule: any of them, or
+    /// one of `otherWords` and optionally a second, each weighted. PocketSphinx decodes a
+    /// grammar's first public rule only, so the grammar's own rules are all kept.
     public static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight) -> String {
         var publicRules: [String] = []
         var text = ""
@@ -69,9 +78,12 @@ public enum OpenGrammar {
             }
         }
         text += rest
-        guard !publicRules.isEmpty else { return jsgf }
-        let alternatives = publicRules.map { "/1/ <\($0)>" } + otherWords.map { "/\(weight)/ \($0)" }
+        guard !publicRules.isEmpty, !otherWords.isEmpty else { return jsgf }
         if !text.hasSuffix("\n") { text += "\n" }
-        return text + "public <\(rule)> = " + alternatives.joined(separator: " | ") + ";\n"
+        text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"]).joined(separator: " | ") + ";\n"
+        let word = "/1/ \(ballast) | " + otherWords.map { "/\(weight)/ \($0)" }.joined(separator: " | ")
+        text += "<vsh_other> = (\(word)) [<vsh_other_more>];\n"
+        text += "<vsh_other_more> = \(word);\n"
+        return text
     }
 }

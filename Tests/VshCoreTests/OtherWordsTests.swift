@@ -26,8 +26,9 @@ import Testing
         #expect(OtherWords.byLikelihood.count >= OtherWords.count)
     }
 
-    /// The grammar's public rules become alternatives of one new public rule, beside the
-    /// weighted other words; everything else is kept as written.
+    /// The grammar's public rules become alternatives of one new public rule, beside one
+    /// other word and an optional second, each weighted (held against the ballast);
+    /// everything else is kept as written.
     @Test func theOpenGrammarKeepsEveryPhraseAndAddsTheWords() {
         let jsgf = """
             #JSGF V1.0;
@@ -39,7 +40,12 @@ import Testing
         let open = OpenGrammar.jsgf(jsgf, otherWords: ["dog", "the"], weight: "1e-9")
         #expect(!open.contains("public <a>") && !open.contains("public\t<b>"))
         #expect(open.contains("<a> = go [home];") && open.contains("<b> = stop <c>;") && open.contains("publicity"))
-        #expect(open.hasSuffix("public <vsh_utterance> = /1/ <a> | /1/ <b> | /1e-9/ dog | /1e-9/ the;\n"))
+        #expect(open.hasSuffix("""
+            public <vsh_utterance> = <a> | <b> | <vsh_other>;
+            <vsh_other> = (/1/ antidisestablishmentarianism | /1e-9/ dog | /1e-9/ the) [<vsh_other_more>];
+            <vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-9/ the;
+
+            """))
         #expect(open.components(separatedBy: "public <").count == 2, "one public rule")
     }
 

@@ -115,9 +115,9 @@ import VshTestSupport
     @Test func didYouMeanTakesASpokenOrTypedNumberOrLapses() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        // Everything short of certain is unsure here, so each command asks.
+        // Nothing is certain at threshold 1, so each command asks.
         let tty = try start(vsh, ["--audio-in", SpokenSessions.path("dym")],
-                            config: "[voice]\nthreshold = 0.999\nreject_below = 0.05\nanswer_seconds = 3\n")
+                            config: "[voice]\nthreshold = 1\nreject_below = 0.05\nanswer_seconds = 3\n")
         // "list", then "one".
         try tty.waitFor("did you mean", timeout: 20)
         try tty.waitFor("No transcripts yet.", timeout: 20)

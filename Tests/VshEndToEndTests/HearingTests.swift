@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import VshTestSupport
+
+/// What vsh hears on real and spoken audio, as a person would meet it: everyday words run
+/// nothing, and the channel (rate, channels, level, DC, dither) does not change a decision.
+@Suite struct HearingTests {
+    static let real = EvalData.real
+
+    /// The decision for each utterance of `file`: the command line, or nil when rejected.
+    func decisions(_ vsh: VshBinary, _ file: String, grammar: String? = nil) throws -> [String?] {
+        let result = try vsh.run(["listen", "--json", "--from", file] + (grammar.map { ["--grammar", $0] } ?? []))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        return try result.stdout.split(separator: "\n").map {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            return object["command"] as? String
+        }
+    }
+
+    /// `phrase` in flite's awb voice (the voice PocketSphinx hears best), with room before
+    /// and after as a microphone gives.
+    func spoken(_ phrase: String, in vsh: VshBinary) throws -> String {
+        let raw = vsh.home.file("raw.wav"), out = vsh.home.file(phrase.replacingOccurrences(of: " ", with: "_") + ".wav")
+        try VshBinary.shell("flite -voice awb -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(out) pad 0.4 0.8")
+        return out
+    }
+
+    /// The words the issue saw run commands ("next" ran exit), and others a person says
+    /// near the computer: each is heard as the word it is and runs nothing. The commands
+    /// said in the same voice still run, so a recogniser that refused everything fails.
+    @Test func everydayWordsRunNothingAndCommandsStillRun() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        for phrase in ["next", "okay", "yes", "louder please", "thanks", "dog", "what time is it"] {
+            let heard = try decisions(vsh, try spoken(phrase, in: vsh))
+            #expect(!heard.isEmpty, "'\(phrase)' is heard as speech")
+            #expect(heard.allSatisfy { $0 == nil }, "'\(phrase)' ran \(heard)")
+        }
+        for (phrase, line) in [("list", "list"), ("help", "help"), ("quality high", "quality high")] {
+            #expect(try decisions(vsh, try spoken(phrase, in: vsh)) == [line], "'\(phrase)'")
+        }
+    }
+
+    /// The same recording through other channels gets the same decisions: resampled to
+    /// 44.1 and 48 kHz (vsh resamples it back), made stereo, 12 dB softer, brought to a
+    /// peak of -1 dBFS, given a DC offset of 3% of full scale, or dithered.
+    @Test(arguments: ["cards/001.wav", "cards/002.wav", "cards/003.wav", "cards/004.wav", "cards/005.wav"])
+    func decisionsDoNotDependOnTheChannel(_ name: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let grammar = Self.real + "/cards/cards.gram"
+        let original = Self.real + "/" + name
+        let heard = try decisions(vsh, original, grammar: grammar)
+        #expect(!heard.isEmpty && heard.allSatisfy { $0 != nil }, "the card reading is heard: \(heard)")
+        let transforms = [
+            "44k1": "-r 44100", "48k-stereo": "-r 48000 -c 2", "soft": "vol -12dB", "peak": "gain -n -1",
+            "dc": "dcshift 0.03", "dither": "dither -s",
+        ]
+        for (label, effect) in transforms.sorted(by: { $0.key < $1.key }) {
+            let out = vsh.home.file("\(label).wav")
+            let (options, effects) = effect.hasPrefix("-") ? (effect, "") : ("", effect)
+            try VshBinary.shell("sox -V1 -D \(original) \(options) \(out) \(effects)")
+            #expect(try decisions(vsh, out, grammar: grammar) == heard, "\(name) \(label)")
+        }
+    }
+}
