@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """proto.py GRAMMAR LABEL [--fold F] [--all] : SC rows through vsh listen --threshold 0 with GRAMMAR."""
 import sys, os, json, collections, concurrent.futures, time, resource
-sys.path.insert(0, "/work/main/bench")
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 import real_speech as rs
 gram, label = sys.argv[1], sys.argv[2]
 fold = int(sys.argv[sys.argv.index("--fold")+1]) if "--fold" in sys.argv else None
 rows = rs.speech_commands_rows()
 if "--all" not in sys.argv: rows = rs.quick_subset(rows)
-rows = rs.prepare(rows, "/work/main/.build/bench-real")
+rows = rs.prepare(rows, os.path.join(ROOT, ".build/bench-real"))
 if fold is not None: rows = [r for r in rows if r["fold"] == fold]
-vsh = os.environ.get("VSH", "/work/main/.build/release/vsh")
+vsh = os.environ.get("VSH", os.path.join(ROOT, ".build/release/vsh"))
 cmds = set(rs.SC_WORDS)
 def one(r):
     rc, out, err = rs.run([vsh, "listen", "--from", r["path"], "--json", "--grammar", gram, "--threshold", "0"])
