@@ -101,11 +101,14 @@ import VshTestSupport
     @Test func keywordCommandsFromASpokenSequence() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let audio = try speak(["code seven", "count one two", "back", "code three", "done", "count four five", "reset"],
+        // "count four five" in this voice is heard as the everyday words "control outside"
+        // and runs nothing (research/recognition/OTHER_WORDS.md); this test is about the
+        // keyword commands, so it says "count four six".
+        let audio = try speak(["code seven", "count one two", "back", "code three", "done", "count four six", "reset"],
                               in: vsh, name: "keywords")
         let heard = try listen(vsh, audio)
         let lines = heard.compactMap(\.command)
-        #expect(lines == ["code 7", "count 12", "back", "code 3", "done", "count 45", "reset"], "heard: \(heard.map(\.text))")
+        #expect(lines == ["code 7", "count 12", "back", "code 3", "done", "count 46", "reset"], "heard: \(heard.map(\.text))")
         let result = try vsh.run([], stdin: lines.joined(separator: "\n") + "\noutputs\noutputs --json\n")
         #expect(result.stderr == "")
         #expect(result.stdout == """
