@@ -83,10 +83,12 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
         var words: [RecognizedWord] = []
         var wordFrames = 0
+        var spans: [(Int, Int)] = []
         for seg in hyp.segments {
             let word = VoiceGrammar.baseWord(seg.word)
             if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { continue }
             wordFrames += seg.endFrame - seg.startFrame + 1
+            spans.append((seg.startFrame, seg.endFrame))
             words.append(RecognizedWord(
                 word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
                 confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
@@ -109,10 +111,6 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let runnerUp = commands.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
             .map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains)
-        let spans = hyp.segments.filter { seg in
-            let word = VoiceGrammar.baseWord(seg.word)
-            return !(word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty)
-        }.map { ($0.startFrame, $0.endFrame) }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
