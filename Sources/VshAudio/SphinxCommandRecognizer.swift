@@ -17,6 +17,9 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     private let decoder: PocketSphinxDecoder
     /// The everyday words the commands compete with: a phrase with one of them is no command.
     private let otherWords: Set<String>
+    /// Whether words are a whole phrase of the grammar (true for any when the grammar is
+    /// one `JSGFPattern` cannot read).
+    private let isPhrase: @Sendable ([String]) -> Bool
     /// A second decoder for tentative recognitions (`recognizeTentatively`): PocketSphinx
     /// adapts its noise estimate and cepstral mean from each decode to the next, so
     /// tentative decodes on `decoder` would change the decisions after them (they changed
@@ -37,6 +40,10 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         if !missing.isEmpty {
             throw AudioError("the command grammar uses words the dictionary does not know: \(missing.joined(separator: ", "))")
         }
+        // The grammar's whole phrases: the n-best list also holds paths cut short ("what"
+        // of "what time is it", at the best phrase's score), which are no runner-up.
+        let phrases = JSGFPattern.parse(jsgf)
+        isPhrase = { words in phrases.map { $0.match(words) != nil } ?? true }
         let others = OtherWords.against(vocabulary, in: known)
         otherWords = Set(others + [OpenGrammar.ballast])
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
@@ -59,14 +66,14 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        Self.recognize(samples, start: start, with: decoder, otherWords: otherWords)
+        Self.recognize(samples, start: start, with: decoder, otherWords: otherWords, isPhrase: isPhrase)
     }
 
     public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
         lastTentative = (samples, start)
         // Without a second decoder (it failed to load) the main one decodes: decisions may
         // then shift a little after a tentative decode, as measured, but none is lost.
-        return Self.recognize(samples, start: start, with: tentative ?? decoder, otherWords: otherWords)
+        return Self.recognize(samples, start: start, with: tentative ?? decoder, otherWords: otherWords, isPhrase: isPhrase)
     }
 
     /// The main decoder decodes the adopted audio too, so that it adapts to the channel
@@ -77,7 +84,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder,
-                                  otherWords: Set<String>) -> Recognition {
+                                  otherWords: Set<String>, isPhrase: ([String]) -> Bool) -> Recognition {
         let audio = normalised(samples)
         let hyp = decoder.decode(audio)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
@@ -94,15 +101,15 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
                 confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
         }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
-        // The runners-up, for "did you mean" and for the confidence: other phrases of the
-        // grammar. Other words are not among them: that they lost is what the search
+        // The runners-up, for "did you mean" and for the confidence: other whole phrases of
+        // the grammar (or nothing heard at all). Other words are not among them: that they lost is what the search
         // decided; the gap says how close another command came.
         let best = words.map(\.word)
         let scored = decoder.nbestScored(limit: 20, paths: 100).map { entry in
             (words: entry.text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
                 .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }, score: entry.score)
         }
-        let commands = scored.filter { !$0.words.contains(where: otherWords.contains) }
+        let commands = scored.filter { $0.words.isEmpty || (!$0.words.contains(where: otherWords.contains) && isPhrase($0.words)) }
         let alternatives = commands.map(\.words).filter { !$0.isEmpty && $0 != best }.prefix(5).map { $0 }
         let top = scored.first.map { Double($0.score) } ?? Double(hyp.score)
         // Another reading, not the same words ending sooner or later: the lattice also holds
