@@ -88,26 +88,17 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let audio = normalised(samples)
         let hyp = decoder.decode(audio)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
-        var words: [RecognizedWord] = []
-        var wordFrames = 0
-        var spans: [(Int, Int)] = []
-        for seg in hyp.segments {
-            let word = VoiceGrammar.baseWord(seg.word)
-            if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { continue }
-            wordFrames += seg.endFrame - seg.startFrame + 1
-            spans.append((seg.startFrame, seg.endFrame))
-            words.append(RecognizedWord(
-                word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
-                confidence: min(1, PocketSphinxDecoder.probability(seg.posterior))))
-        }
+        let heard = SphinxWords.words(of: hyp)
+        let words = heard.map { SphinxWords.recognized($0.word, $0.segment, start: start) }
+        let spans = heard.map { ($0.segment.startFrame, $0.segment.endFrame) }
+        let wordFrames = spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
         // The runners-up, for "did you mean" and for the confidence: other whole phrases of
-        // the grammar (or nothing heard at all). Other words are not among them: that they lost is what the search
-        // decided; the gap says how close another command came.
+        // the grammar (or nothing heard at all). Other words are not among them: that they
+        // lost is what the search decided; the gap says how close another command came.
         let best = words.map(\.word)
         let scored = decoder.nbestScored(limit: 20, paths: 100).map { entry in
-            (words: entry.text.split(separator: " ").map { VoiceGrammar.baseWord(String($0)) }
-                .filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") && !$0.isEmpty }, score: entry.score)
+            (words: entry.text.split(separator: " ").compactMap { SphinxWords.word(String($0)) }, score: entry.score)
         }
         let commands = scored.filter { $0.words.isEmpty || (!$0.words.contains(where: otherWords.contains) && isPhrase($0.words)) }
         let alternatives = commands.map(\.words).filter { !$0.isEmpty && $0 != best }.prefix(5).map { $0 }

@@ -62,15 +62,28 @@ public final class SphinxDictation: StreamingRecognizer {
 /// A decoder's result as vsh's words: fillers and silences dropped, variants stripped,
 /// frames turned into stream seconds, posteriors into 0…1.
 enum SphinxWords {
+    /// `raw` as the word it stands for (`record(2)` → `record`), or nil for a filler,
+    /// silence or sentence mark (`[noise]`, `<sil>`, `</s>`).
+    static func word(_ raw: String) -> String? {
+        // Keyphrases come back as one segment, with a trailing space.
+        let word = VoiceGrammar.baseWord(raw).trimmingCharacters(in: .whitespaces)
+        return word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty ? nil : word
+    }
+
+    /// The segments of `hyp` that are words, each with the word it stands for.
+    static func words(of hyp: PocketSphinxDecoder.Hypothesis) -> [(word: String, segment: PocketSphinxDecoder.Segment)] {
+        hyp.segments.compactMap { seg in word(seg.word).map { ($0, seg) } }
+    }
+
+    /// A word of the result, timed in stream seconds from `start`.
+    static func recognized(_ word: String, _ seg: PocketSphinxDecoder.Segment, start: Double) -> RecognizedWord {
+        RecognizedWord(
+            word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
+            confidence: min(1, PocketSphinxDecoder.probability(seg.posterior)))
+    }
+
     static func recognition(_ hyp: PocketSphinxDecoder.Hypothesis, start: Double) -> Recognition {
-        let words = hyp.segments.compactMap { seg -> RecognizedWord? in
-            // Keyphrases come back as one segment, with a trailing space.
-            let word = VoiceGrammar.baseWord(seg.word).trimmingCharacters(in: .whitespaces)
-            if word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty { return nil }
-            return RecognizedWord(
-                word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
-                confidence: min(1, PocketSphinxDecoder.probability(seg.posterior)))
-        }
+        let words = Self.words(of: hyp).map { recognized($0.word, $0.segment, start: start) }
         let confidence = words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
         return Recognition(words: words, confidence: confidence)
     }
