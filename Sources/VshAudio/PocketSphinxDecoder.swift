@@ -17,8 +17,7 @@ final class PocketSphinxDecoder {
         var word: String
         var startFrame: Int
         var endFrame: Int
-        /// Acoustic score (log base 1.0001) and posterior probability (same base, ≤ 0).
-        var acousticScore: Int32
+        /// Posterior probability (log base 1.0001, ≤ 0).
         var posterior: Int32
     }
 
@@ -27,8 +26,6 @@ final class PocketSphinxDecoder {
         var score: Int32
         var frames: Int
         var segments: [Segment]
-        /// Sum of acoustic scores over the best path (no language weight, no penalties).
-        var acousticScore: Int32 { segments.reduce(0) { $0 &+ $1.acousticScore } }
     }
 
     /// Creates a decoder from `-name value` arguments. Errors name the model files.
@@ -102,22 +99,17 @@ final class PocketSphinxDecoder {
             ps_seg_frames(s, &sf, &ef)
             let post = ps_seg_prob(s, &ascr, &lscr, &lback)
             segments.append(Segment(
-                word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef),
-                acousticScore: ascr, posterior: post))
+                word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef), posterior: post))
             seg = ps_seg_next(s)
         }
         return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)
     }
 
     /// After a decode: up to `limit` distinct word sequences from the lattice's n-best
-    /// list, best first (fillers and variants such as `record(2)` kept as PocketSphinx
-    /// gives them). Looks at no more than `paths` paths; the list may include partial
+    /// list, best first, each with its best path score (log base 1.0001, as
+    /// `Hypothesis.score`); fillers and variants such as `record(2)` kept as PocketSphinx
+    /// gives them. Looks at no more than `paths` paths; the list may include partial
     /// phrases of a grammar. Empty when the search made no lattice.
-    func nbest(limit: Int, paths: Int = 30) -> [String] {
-        nbestScored(limit: limit, paths: paths).map(\.text)
-    }
-
-    /// The same, with each sequence's best path score (log base 1.0001, as `Hypothesis.score`).
     func nbestScored(limit: Int, paths: Int = 30) -> [(text: String, score: Int32)] {
         var found: [(text: String, score: Int32)] = []
         var iterator = ps_nbest(decoder)
