@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does vsh's decision depend on the channel? Counts flipped decisions.
 
-    python3 bench/invariance.py [--clips N] [--jobs N] [--vsh PATH] [--threshold T]
+    python3 bench/invariance.py [--clips N] [--jobs N] [--vsh PATH] [--vsh-config TOML] [--threshold T]
 
 Takes a speaker-stratified sample of the padded Speech Commands and fsdd clips that
 bench/real_speech.py prepared (run it first), transforms each with sox, and runs
@@ -27,11 +27,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import isolated_env  # noqa: E402
+from run import snapshot_home  # noqa: E402
 import real_speech as R  # noqa: E402
 
 TRANSFORMS = {
@@ -79,6 +78,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(R.ROOT, ".build/release/vsh")))
     ap.add_argument("--threshold", type=float, default=None, help="decision threshold (default: vsh's own)")
+    ap.add_argument("--vsh-config", default=None, help="a vsh.toml for vsh to read as the user's (e.g. voice.denoise = false)")
     ap.add_argument("--only", action="append", choices=list(TRANSFORMS))
     ap.add_argument("--cache", default=os.path.join(R.ROOT, ".build/bench-real"))
     args = ap.parse_args()
@@ -92,12 +92,7 @@ def main():
     rows = rows[::step][: args.clips]
     out_dir = os.path.join(args.cache, "invariance")
     names = args.only or list(TRANSFORMS)
-    home = tempfile.mkdtemp(prefix="vsh-invariance-")
-    env = isolated_env(home)
-    for d in ("config", "commands"):  # this tree's shipped settings, as real_speech.py uses them
-        if os.path.isdir(os.path.join(R.ROOT, d)):
-            shutil.copytree(os.path.join(R.ROOT, d), os.path.join(home, "share", d))
-    env["VSH_SHARE"] = os.path.join(home, "share")
+    home, env = snapshot_home("vsh-invariance-", args.vsh_config)  # this tree's shipped settings, as real_speech.py
     extra = ["--threshold", str(args.threshold)] if args.threshold is not None else []
     tool = R.vsh_tool(os.path.abspath(args.vsh), env, extra)
     try:
@@ -114,7 +109,7 @@ def main():
         shutil.rmtree(home, ignore_errors=True)
     base = {r["id"]: o for (r, n), o in zip(jobs, outs) if n is None}
     loud = {r["id"]: peak(r["path"]) < 0.25 for r in rows} if "+12dB" in names else {}
-    print(f"vsh {args.vsh}; {len(rows)} clips (Speech Commands + fsdd, stratified); "
+    print(f"vsh {args.vsh}{' with ' + args.vsh_config if args.vsh_config else ''}; {len(rows)} clips (Speech Commands + fsdd, stratified); "
           f"threshold {'vsh default' if args.threshold is None else args.threshold}")
     print("| transform | clips | flipped decisions | confidence change, median abs | errors |")
     print("|---|---|---|---|---|")
