@@ -99,7 +99,8 @@ struct ListenSubcommand: ParsableCommand {
             out += ", \"features\": {\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
                 + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null"), "
                 + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null"), "
-                + "\"speech_outside_words\": \(f.speechOutsideWords)}"
+                + "\"speech_outside_words\": \(f.speechOutsideWords), "
+                + "\"weakest_voicing\": \((f.weakestVoicing * 1000).rounded() / 1000)}"
         }
         return out
     }

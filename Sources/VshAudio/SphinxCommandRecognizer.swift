@@ -49,14 +49,19 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
         let open = OpenGrammar.jsgf(jsgf, otherWords: others)
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
-        // scored the same and cost 25% more CPU.
+        // scored the same and cost 25% more CPU; on real speech 4 lost 0.8 points of top-1
+        // and saved 6% (research/recognition/VOICING.md).
+        // -remove_silence no: PocketSphinx otherwise drops the silence it finds before
+        // decoding, and the words' frames no longer say where they lie in the audio (a
+        // synthetic "go" 270 ms off, over the quiet before it). The voicing and the
+        // unexplained speech read the audio at the words' frames.
         makeDecoder = {
             try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
             let dictPath = workDirectory + "/commands-\(getpid()).dict"
             try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: dictPath) }
             let decoder = try PocketSphinxDecoder(arguments: [
-                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8",
+                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-remove_silence", "no",
             ])
             try decoder.addGrammar("cmd", jsgf: open)
             decoder.use("cmd")
@@ -112,7 +117,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
-            speechOutsideWords: Self.speechOutside(spans, of: audio))
+            speechOutsideWords: Self.speechOutside(spans, of: audio),
+            weakestVoicing: Voicing.best(in: spans, of: audio).max() ?? 1)
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }

@@ -41,6 +41,33 @@ import VshTestSupport
         }
     }
 
+    /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short
+    /// command fits it: white, pink and brown noise of a quarter and of 0.4 s, in a quiet
+    /// room, were heard as "up" at confidence 1 with the ten Speech Commands words, and pink
+    /// as "back" with vsh's own commands, until every word had to be voiced. The same words
+    /// spoken still run.
+    @Test func burstsOfNoiseRunNothing() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tenWords = EvalData.repository + "/bench/real/speech-commands.gram"
+        let quiet = vsh.home.file("quiet.wav")
+        try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(quiet) synth 0.6 whitenoise vol 0.003")
+        for colour in ["whitenoise", "pinknoise", "brownnoise"] {
+            for seconds in ["0.25", "0.4"] {
+                let burst = vsh.home.file("burst.wav"), file = vsh.home.file("\(colour)-\(seconds).wav")
+                try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(burst) synth \(seconds) \(colour) vol 0.3 fade 0.03 \(seconds) 0.08"
+                    + " && sox \(quiet) \(burst) \(quiet) \(file)")
+                for grammar in [nil, tenWords] {
+                    let heard = try decisions(vsh, file, grammar: grammar)
+                    #expect(heard.allSatisfy { $0 == nil }, "\(colour) \(seconds) s ran \(heard) (\(grammar ?? "vsh's commands"))")
+                }
+            }
+        }
+        for word in ["up", "go", "stop"] {
+            #expect(try decisions(vsh, try spoken(word, in: vsh), grammar: tenWords) == [word], "'\(word)'")
+        }
+    }
+
     /// The same recording through other channels gets the same decisions: resampled to
     /// 44.1 and 48 kHz (vsh resamples it back), made stereo, 12 dB softer, brought to a
     /// peak of -1 dBFS, given a DC offset of 3% of full scale, or dithered.
