@@ -82,8 +82,9 @@ public final class VoicePipeline {
     public enum FrontEndUse: Equatable, Sendable {
         case always
         /// Only for utterances quieter than this over the noise floor (dB): noise
-        /// suppression helps noisy speech and costs clean speech (measured: −11 points on
-        /// clean commands when always on, none with a 24 dB cut-off).
+        /// suppression helps noisy speech and costs clean speech (measured on synthetic
+        /// voices: −11 points on clean commands when always on; `Settings.denoiseBelowSNR`
+        /// has the cut-off and why).
         case belowSNR(Double)
     }
 
