@@ -51,17 +51,13 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU; on real speech 4 lost 0.8 points of top-1
         // and saved 6% (research/recognition/VOICING.md).
-        // -remove_silence no: PocketSphinx otherwise drops the silence it finds before
-        // decoding, and the words' frames no longer say where they lie in the audio (a
-        // synthetic "go" 270 ms off, over the quiet before it). The voicing and the
-        // unexplained speech read the audio at the words' frames.
         makeDecoder = {
             try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
             let dictPath = workDirectory + "/commands-\(getpid()).dict"
             try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: dictPath) }
             let decoder = try PocketSphinxDecoder(arguments: [
-                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-remove_silence", "no",
+                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8",
             ])
             try decoder.addGrammar("cmd", jsgf: open)
             decoder.use("cmd")
@@ -96,6 +92,16 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         let heard = SphinxWords.words(of: hyp)
         let words = heard.map { SphinxWords.recognized($0.word, $0.segment, start: start) }
         let spans = heard.map { ($0.segment.startFrame, $0.segment.endFrame) }
+        // Where the words may lie in the audio: PocketSphinx drops the quiet its own VAD
+        // finds, and counts the words' frames over the frames it kept, so a word lies up to
+        // `dropped` frames later in the audio than its frames say. A synthetic "go" after
+        // 0.4 s of quiet: 110 frames decoded of 137, its span 270 ms early, over the quiet.
+        // Its voicing is judged over its span and the `dropped` frames after it. (Decoding
+        // with the quiet kept, -remove_silence no, put the spans right but heard room noise,
+        // brought up by the level normalisation and the mean over all frames, as words:
+        // "list" → "list today".)
+        let dropped = max(0, audio.count / (AudioFormat.sampleRate / 100) - hyp.frames)
+        let mayLie = spans.map { ($0.0, $0.1 + dropped) }
         let wordFrames = spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
         // The runners-up, for "did you mean" and for the confidence: other whole phrases of
@@ -118,7 +124,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
             speechOutsideWords: Self.speechOutside(spans, of: audio),
-            weakestVoicing: Voicing.best(in: spans, of: audio).max() ?? 1)
+            weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1)
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }

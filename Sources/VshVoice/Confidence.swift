@@ -65,8 +65,8 @@ public struct Confidence: Sendable, Equatable {
     public var unexplainedSpeech: Int
     /// How periodic every word's most voiced frame must be (`Voicing`, below this): each
     /// word has a vowel. Noise heard as "up" has none. The strictest value that cost at
-    /// most 0.5% of the fitting speakers' right commands (2 of 551); it also removed 13 of
-    /// their 60 wrong commands and 5 of the 8 noise clips heard as commands.
+    /// most 0.5% of the fitting speakers' right commands (it cost 1 of 553); it also
+    /// removed 10 of their 53 wrong commands and 5 of the 8 noise clips heard as commands.
     public var voiced: Double
     /// The runner-up gap at which the confidence is one half. On the fitting speakers the
     /// 12-class top-1 was flat (73.1–73.4%) for 0 to 100; 100 runs the fewest wrong commands.
