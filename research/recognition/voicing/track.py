@@ -4,20 +4,7 @@ its lag) over each utterance vsh heard, for frames within 25 dB of the loudest.
 One JSON line per clip: id, cls, fold, text, confidence, frames [[cmndf, lag], ...]
 (quiet frames as null)."""
 import json, sys
-import numpy as np
-from yin import read, SR, W, TMIN, TMAX, HOP
-
-def frames(x):
-    n = (len(x) - W - TMAX) // HOP
-    out = []
-    for i in range(max(0, n)):
-        s = x[i * HOP: i * HOP + W + TMAX]
-        a = s[:W]
-        d = np.array([np.sum((a - s[t:t + W]) ** 2) for t in range(1, TMAX + 1)])
-        cm = d * np.arange(1, TMAX + 1) / np.maximum(np.cumsum(d), 1e-9)
-        k = int(np.argmin(cm[TMIN - 1:])) + TMIN - 1
-        out.append((float(cm[k]), k + 1, 10 * np.log10(np.mean(a * a) + 1e-9)))
-    return out
+from yin import read, frames, SR
 
 for line in open(sys.argv[1]):
     r = json.loads(line)

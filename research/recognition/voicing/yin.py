@@ -12,9 +12,9 @@ def read(path):
         assert w.getframerate() == SR and w.getnchannels() == 1
         return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
 
-def cmndf_min(x):
+def frames(x):
     """Per frame: the minimum of YIN's cumulative mean normalised difference over 70-400 Hz,
-    and the frame's energy in dB."""
+    the lag (samples) where it lies, and the frame's energy in dB."""
     n = (len(x) - W - TMAX) // HOP
     out = []
     for i in range(max(0, n)):
@@ -22,8 +22,13 @@ def cmndf_min(x):
         a = s[:W]
         d = np.array([np.sum((a - s[t:t + W]) ** 2) for t in range(1, TMAX + 1)])
         cm = d * np.arange(1, TMAX + 1) / np.maximum(np.cumsum(d), 1e-9)
-        out.append((cm[TMIN - 1:].min(), 10 * np.log10(np.mean(a * a) + 1e-9)))
+        k = int(np.argmin(cm[TMIN - 1:])) + TMIN - 1
+        out.append((float(cm[k]), k + 1, 10 * np.log10(np.mean(a * a) + 1e-9)))
     return out
+
+def cmndf_min(x):
+    """Per frame: the minimum difference and the energy (dB)."""
+    return [(c, e) for c, _, e in frames(x)]
 
 if __name__ == "__main__":
     thr = 0.25
