@@ -4,15 +4,10 @@ its lag) over each utterance vsh heard, for frames within 25 dB of the loudest.
 One JSON line per clip: id, cls, fold, text, confidence, frames [[cmndf, lag], ...]
 (quiet frames as null)."""
 import json, sys
-from yin import read, frames, SR
+from yin import heard, frames
 
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    us = [u for u in r["utterances"] if u.get("features")]
-    if not us: continue
-    u = us[0]
-    x = read(r["path"])
-    fr = frames(x[int(u["start"] * SR): int(u["end"] * SR)])
+for r, u, audio in heard(sys.argv[1]):
+    fr = frames(audio)
     if not fr: continue
     top = max(e for _, _, e in fr)
     print(json.dumps({"id": r["id"], "cls": r["cls"], "fold": r["fold"], "text": u["text"], "confidence": u["confidence"],

@@ -26,6 +26,16 @@ def frames(x):
         out.append((float(cm[k]), k + 1, 10 * np.log10(np.mean(a * a) + 1e-9)))
     return out
 
+def heard(path):
+    """Each clip of a real_speech.py JSON-lines file with its first utterance heard: the
+    row, the utterance, and the audio of that utterance."""
+    for line in open(path):
+        r = json.loads(line)
+        us = [u for u in r["utterances"] if u.get("features")]
+        if us:
+            u = us[0]
+            yield r, u, read(r["path"])[int(u["start"] * SR): int(u["end"] * SR)]
+
 def cmndf_min(x):
     """Per frame: the minimum difference and the energy (dB)."""
     return [(c, e) for c, _, e in frames(x)]
@@ -36,13 +46,7 @@ if __name__ == "__main__":
     if lowpass:
         from scipy.signal import butter, sosfilt
         sos = butter(4, lowpass, fs=SR, output="sos")
-    for line in open(sys.argv[1]):
-        r = json.loads(line)
-        us = [u for u in r["utterances"] if u.get("features")]
-        if not us: continue
-        u = us[0]
-        x = read(r["path"])
-        seg = x[int(u["start"] * SR): int(u["end"] * SR)]
+    for r, u, seg in heard(sys.argv[1]):
         if lowpass: seg = sosfilt(sos, seg)
         fr = cmndf_min(seg)
         if not fr: continue
