@@ -30,8 +30,8 @@ public struct Settings: Sendable, Equatable {
     /// only for utterances less than `denoiseBelowSNR` dB over the noise floor.
     public var denoise: Denoise = .auto
     /// 24 dB was chosen on synthetic voices. On real speech the suppressor cost quiet
-    /// narrowband recordings (fsdd, Speech Commands fold 0: 61.0% right at 24, 65.7% at
-    /// 15) and made decisions depend on the level (it does not scale with its input);
+    /// narrowband recordings (fsdd fold 0: 61.0% right at 24, 65.7% at 15) and made
+    /// decisions depend on the level (it does not scale with its input);
     /// 15 keeps it for noisy utterances (research/recognition/VOICING.md).
     public static let denoiseBelowSNR = 15.0
     /// SpeexDSP automatic gain control before recognition (each utterance is also

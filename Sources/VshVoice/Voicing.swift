@@ -31,8 +31,10 @@ public enum Voicing {
         }
         let loud = (energy.max() ?? 0) - quietBelow
         return spans.map { start, end in
+            let first = max(0, start), last = min(end, frames - 1)
+            guard first <= last else { return 1 }
             var best = 1.0
-            for f in max(0, start)...max(max(0, start), min(end, frames - 1)) where f < frames && energy[f] >= loud {
+            for f in first...last where energy[f] >= loud {
                 best = min(best, difference(x, at: f * hop))
             }
             return best
