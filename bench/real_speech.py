@@ -3,6 +3,7 @@
 
     python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
                                  [--no-kws] [--vsh-args ARGS] [--vsh-config vsh.toml]
+                                 [--sc-grammar GRAM]
 
 Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README):
   sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
@@ -443,6 +444,8 @@ def main():
                     help="count the files whose decision differs from an earlier run's (its --label), e.g. the full hangover")
     ap.add_argument("--label", default="vsh", help="name of the vsh column and its TSV files")
     ap.add_argument("--only", action="append", choices=["sc", "fsdd", "cards", "prompt"])
+    ap.add_argument("--sc-grammar", default=None, metavar="GRAM",
+                    help="the Speech Commands grammar instead of the ten words (e.g. bench/real/speech-commands-50.gram)")
     ap.add_argument("--tools", default="vsh,continuous,kws", help="which to run (default vsh,continuous,kws)")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-real"))
     args = ap.parse_args()
@@ -466,7 +469,8 @@ def main():
         for s in sets:
             rows = {"sc": speech_commands_rows, "fsdd": fsdd_rows, "cards": cards_rows, "prompt": prompt_rows}[s]()
             for r in rows:
-                r.setdefault("grammar", os.path.join(GRAMMARS, "speech-commands.gram" if s == "sc" else "digits.gram"))
+                r.setdefault("grammar", os.path.abspath(args.sc_grammar) if s == "sc" and args.sc_grammar
+                             else os.path.join(GRAMMARS, "speech-commands.gram" if s == "sc" else "digits.gram"))
             rows = prepare(rows, args.cache)
             if args.quick:
                 rows = quick_subset(rows)
