@@ -18,10 +18,26 @@ import VshTestSupport
     }
 
     /// `phrase` in flite's awb voice (the voice PocketSphinx hears best), with room before
-    /// and after as a microphone gives.
-    func spoken(_ phrase: String, in vsh: VshBinary) throws -> String {
+    /// and after as a microphone gives (seconds of silence; nil for none).
+    func spoken(_ phrase: String, in vsh: VshBinary, padding: (before: Double, after: Double)? = (0.4, 0.8)) throws -> String {
         let raw = vsh.home.file("raw.wav"), out = vsh.home.file(phrase.replacingOccurrences(of: " ", with: "_") + ".wav")
-        try VshBinary.shell("flite -voice awb -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(out) pad 0.4 0.8")
+        let pad = padding.map { " pad \($0.before) \($0.after)" } ?? ""
+        try VshBinary.shell("flite -voice awb -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(out)\(pad)")
+        return out
+    }
+
+    /// `seconds` of a quiet room: steady white noise at −50 dBFS (the same every run).
+    func room(_ seconds: String, in vsh: VshBinary) throws -> String {
+        let out = vsh.home.file("room-\(seconds).wav")
+        try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(out) synth \(seconds) whitenoise vol 0.003")
+        return out
+    }
+
+    /// A burst of `colour` noise (sox's whitenoise, pinknoise, brownnoise) lasting
+    /// `seconds`, faded in and out, at about −10 dBFS.
+    func burst(_ colour: String, _ seconds: String, in vsh: VshBinary) throws -> String {
+        let out = vsh.home.file("\(colour)-\(seconds).wav")
+        try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(out) synth \(seconds) \(colour) vol 0.3 fade 0.03 \(seconds) 0.08")
         return out
     }
 
@@ -50,13 +66,11 @@ import VshTestSupport
         let vsh = VshBinary()
         defer { vsh.remove() }
         let tenWords = EvalData.repository + "/bench/real/speech-commands.gram"
-        let quiet = vsh.home.file("quiet.wav")
-        try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(quiet) synth 0.6 whitenoise vol 0.003")
+        let quiet = try room("0.6", in: vsh)
         for colour in ["whitenoise", "pinknoise", "brownnoise"] {
             for seconds in ["0.25", "0.4"] {
-                let burst = vsh.home.file("burst.wav"), file = vsh.home.file("\(colour)-\(seconds).wav")
-                try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(burst) synth \(seconds) \(colour) vol 0.3 fade 0.03 \(seconds) 0.08"
-                    + " && sox \(quiet) \(burst) \(quiet) \(file)")
+                let file = vsh.home.file("\(colour)-\(seconds)-in-room.wav")
+                try VshBinary.shell("sox \(quiet) \(try burst(colour, seconds, in: vsh)) \(quiet) \(file)")
                 for grammar in [nil, tenWords] {
                     let heard = try decisions(vsh, file, grammar: grammar)
                     #expect(heard.allSatisfy { $0 == nil }, "\(colour) \(seconds) s ran \(heard) (\(grammar ?? "vsh's commands"))")
@@ -75,14 +89,10 @@ import VshTestSupport
     @Test func commandsInRoomNoiseStillRun() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let room = vsh.home.file("room.wav"), burst = vsh.home.file("burst.wav"), session = vsh.home.file("session.wav")
-        try VshBinary.shell("sox -R -n -r 16000 -b 16 -c 1 \(room) synth 2 whitenoise vol 0.003"
-            + " && sox -R -n -r 16000 -b 16 -c 1 \(burst) synth 0.25 pinknoise vol 0.3 fade 0.03 0.25 0.08")
-        var parts = [room, burst, room]
+        let quiet = try room("2", in: vsh), session = vsh.home.file("session.wav")
+        var parts = [quiet, try burst("pinknoise", "0.25", in: vsh), quiet]
         for phrase in ["list", "help"] {
-            let raw = vsh.home.file("raw.wav"), said = vsh.home.file("\(phrase).wav")
-            try VshBinary.shell("flite -voice awb -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(said)")
-            parts += [said, room]
+            parts += [try spoken(phrase, in: vsh, padding: nil), quiet]
         }
         try VshBinary.shell("sox \(parts.joined(separator: " ")) \(session)")
         #expect(try decisions(vsh, session) == [nil, "list", "help"])
