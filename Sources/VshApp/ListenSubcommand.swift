@@ -87,7 +87,7 @@ struct ListenSubcommand: ParsableCommand {
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
             + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
-            + ", \"early\": \(u.early)}"
+            + ", \"early\": \(u.early), \"continues_early\": \(u.continuesEarly)}"
     }
 
     /// Appended after the fields above (their order and meaning stay): the other phrases

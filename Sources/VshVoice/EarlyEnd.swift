@@ -11,7 +11,11 @@
 ///     (path score, log base 1.0001) when the search offered one;
 ///   - the decoder hears the pause too: its last word ends `minimumSilence` seconds or
 ///     more before the audio does. Where the endpointer's pause was a dip inside a word,
-///     the decoder stretches the word over it.
+///     the decoder stretches the word over it;
+///   - every word is clearly voiced (`clearlyVoiced`, stricter than the confidence's own
+///     voicing check): a breath or a click before a word, cut off by the pause and heard
+///     alone, is voiced weakly if at all, and the full hangover would have joined it to
+///     the word.
 /// Anything else waits for the full hangover, as before, and is decided on the longer audio.
 public struct EarlyEnd {
     /// Milliseconds of quiet after the last speech before asking.
@@ -20,15 +24,19 @@ public struct EarlyEnd {
     public var minimumGap: Double
     /// Seconds of the decoded audio after the last word.
     public var minimumSilence: Double
+    /// Each word's most voiced frame must be below this (`Voicing`).
+    public var clearlyVoiced: Double
     /// Whether recognised words are a whole phrase that cannot grow.
     public var isFinal: ([String]) -> Bool
 
     public init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
-                minimumSilence: Double = defaultSilence, isFinal: @escaping ([String]) -> Bool) {
+                minimumSilence: Double = defaultSilence, clearlyVoiced: Double = defaultVoicing,
+                isFinal: @escaping ([String]) -> Bool) {
         self.pause = pause
         self.minimumConfidence = minimumConfidence
         self.minimumGap = minimumGap
         self.minimumSilence = minimumSilence
+        self.clearlyVoiced = clearlyVoiced
         self.isFinal = isFinal
     }
 
@@ -37,6 +45,7 @@ public struct EarlyEnd {
     public static let defaultPause = 120
     public static let defaultGap = 100.0
     public static let defaultSilence = 0.15
+    public static let defaultVoicing = 0.05
 
     /// Whether the utterance may end with `recognition` of audio that ends at `audioEnd`
     /// (stream seconds), heard after `pause` ms of quiet.
@@ -45,6 +54,7 @@ public struct EarlyEnd {
               audioEnd - last.end >= minimumSilence,
               isFinal(recognition.words.map(\.word)) else { return false }
         if let gap = recognition.features?.runnerUpGap, gap < minimumGap { return false }
+        if let voicing = recognition.features?.weakestVoicing, voicing >= clearlyVoiced { return false }
         return true
     }
 }

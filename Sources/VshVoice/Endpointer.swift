@@ -78,6 +78,10 @@ public final class Endpointer {
         /// the shorter audio raised the confidence of every utterance: 3x the wrong
         /// commands of the full hangover on Speech Commands.)
         public var early = false
+        /// Whether its speech began before the full hangover after an utterance that ended
+        /// early would have run out: with the full hangover it would have been part of
+        /// that utterance (the rest of a word, a breath after it), not one of its own.
+        public var continuesEarly = false
     }
 
     public static let frameLength = 160  // 10 ms at 16 kHz
@@ -98,6 +102,10 @@ public final class Endpointer {
     private var lastSpeechFrame = 0
     private var loudest = 0.0                // dB, within the utterance
     private var previousEnd = 0              // stream sample where the last utterance ended
+    /// After an early end, the quiet the full hangover would have counted so far (reset by
+    /// frames over the hold threshold, as within an utterance); nil once it would have run out.
+    private var hangoverAfterEarly: Int?
+    private var continuesEarly = false       // the utterance under way began within it
     /// The frame energies of the speech so far, to tell a steady background from speech.
     private var steady: SteadyLevel
 
@@ -171,6 +179,10 @@ public final class Endpointer {
         let noise = floor ?? db
         let speech = db > noise + (inSpeech ? settings.holdThreshold : settings.threshold)
         if !inSpeech {
+            if let counted = hangoverAfterEarly {
+                let next = db > noise + settings.holdThreshold ? 0 : counted + 1
+                hangoverAfterEarly = next * 10 >= settings.hangover ? nil : next
+            }
             // Follow the floor down quickly and up slowly.
             floor = noise + (db < noise ? 0.2 : 0.01) * (db - noise)
             run = speech ? run + 1 : 0
@@ -180,6 +192,7 @@ public final class Endpointer {
                 loudest = db
                 speechStartFrame = frameIndex - run + 1
                 lastSpeechFrame = frameIndex
+                continuesEarly = hangoverAfterEarly != nil
                 return [.speechStarted(Double(speechStartFrame) / 100)]
             }
             return []
@@ -216,6 +229,7 @@ public final class Endpointer {
         steady.reset()
         guard let found = segment(endingAt: endFrame, early: early) else { return [] }
         previousEnd = found.to
+        hangoverAfterEarly = early ? quiet : nil
         return [.utterance(found.segment)]
     }
 
@@ -248,7 +262,7 @@ public final class Endpointer {
             samples: samples, processed: processed,
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
-            snr: loudest - (floor ?? loudest), early: early), to)
+            snr: loudest - (floor ?? loudest), early: early, continuesEarly: continuesEarly), to)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.

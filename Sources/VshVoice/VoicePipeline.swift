@@ -67,6 +67,10 @@ public struct Utterance: Sendable, Equatable {
     public var latency: Double
     /// Whether it ended before the full hangover (`EarlyEnd`).
     public var early = false
+    /// Whether it began before the full hangover after an utterance that ended early
+    /// would have run out (`Endpointer.Segment.continuesEarly`): with the full hangover it
+    /// would have been part of that utterance, so it runs nothing (`line` is nil).
+    public var continuesEarly = false
 }
 
 /// Microphone (or file) to commands: audio source → front end → endpointer →
@@ -172,8 +176,9 @@ public final class VoicePipeline {
             decidedEarly = nil
             var utterance = Utterance(
                 recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,
-                latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early)
-            if recognition.confidence >= threshold, !recognition.words.isEmpty,
+                latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early,
+                continuesEarly: segment.continuesEarly)
+            if recognition.confidence >= threshold, !recognition.words.isEmpty, !segment.continuesEarly,
                let (command, line) = interpret(recognition.words.map(\.word)) {
                 utterance.line = line
                 utterance.command = command

@@ -85,11 +85,17 @@ import VshTestSupport
         #expect(!early.accepts(Self.recognition("", 0.95), audioEnd: 1))
         // The decoder stretched the word into the pause: a dip inside a word, not its end.
         #expect(!early.accepts(Self.recognition("help", 0.9, end: 0.9), audioEnd: 1))
+        // A breath before a word, heard alone as a command: voiced too weakly to end early.
+        var breath = Self.recognition("help", 0.9, gap: 800)
+        breath.features?.weakestVoicing = EarlyEnd.defaultVoicing
+        #expect(!early.accepts(breath, audioEnd: 1))
+        breath.features?.weakestVoicing = EarlyEnd.defaultVoicing - 0.01
+        #expect(early.accepts(breath, audioEnd: 1))
     }
 
     /// Speech, then a long quiet: what the pipeline reports, in stream time.
-    static func listen(_ script: [([String], Double)]) -> (utterances: [Utterance], decodes: Int) {
-        let audio = TestSignal.bursts([1.0, 0.6, 1.5])
+    static func listen(_ script: [([String], Double)], audio: [Int16] = TestSignal.bursts([1.0, 0.6, 1.5]))
+        -> (utterances: [Utterance], decodes: Int) {
         let recognizer = FakeRecognizer(script)
         var settings = Endpointer.Settings()
         settings.earlyPause = 120
@@ -125,6 +131,34 @@ import VshTestSupport
         #expect(!u.early)
         #expect(decodes == 2)  // asked after the pause, and decided on the whole utterance
         #expect(u.latency >= 0.3)
+    }
+
+    /// Speech that resumes before the full hangover would have run out belonged, with the
+    /// full hangover, to the utterance that ended early (the rest of a word, a breath after
+    /// it): the early end decided sooner, and what follows runs nothing of its own.
+    @Test func speechWithinTheHangoverAfterAnEarlyEndRunsNothing() throws {
+        let (soon, _) = Self.listen([(["help"], 0.9), (["help"], 0.9)], audio: TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5]))
+        #expect(soon.map(\.line) == ["help", nil])
+        #expect(soon.first?.early == true)
+        // A second command after the hangover's length of quiet runs, as without early ends.
+        let (later, _) = Self.listen([(["help"], 0.9), (["help"], 0.9)], audio: TestSignal.bursts([1.0, 0.5, 0.5, 0.5, 1.5]))
+        #expect(later.map(\.line) == ["help", "help"])
+    }
+
+    @Test func theEndpointerMarksSpeechWithinTheHangoverOfAnEarlyEnd() {
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        for (gap, continues) in [(0.2, true), (0.25, true), (0.5, false)] {
+            let endpointer = Endpointer(settings: settings)
+            endpointer.endsEarly = { _ in true }
+            let events = endpointer.feed(TestSignal.bursts([1.0, 0.5, gap, 0.5, 1.5])) + endpointer.finish()
+            let segments = events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
+            #expect(segments.map(\.continuesEarly) == [false, continues], "gap \(gap) s")
+        }
+        // Without an early end the hangover itself joins speech 200 ms apart.
+        let endpointer = Endpointer(settings: settings)
+        let events = endpointer.feed(TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5])) + endpointer.finish()
+        #expect(events.filter { if case .utterance = $0 { true } else { false } }.count == 1)
     }
 
     @Test func anUnsureCommandWaitsForTheHangover() throws {

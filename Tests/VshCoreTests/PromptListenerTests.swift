@@ -87,6 +87,29 @@ import VshCommands
         #expect(prompt.status.contains("not listening"))
     }
 
+    /// Speech that resumes within the full hangover after a command ended early would have
+    /// been part of that command: at the prompt it runs nothing, sure as its words are.
+    @Test func speechRightAfterAnEarlyEndRunsNothing() throws {
+        let audio = TestSignal.bursts([1, 0.5, 0.2, 0.5, 1.5])
+        let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["help"], 0.9), (["help"], 0.9)])
+        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
+        listener.start()
+        listener.resume()
+        var ran: [String] = []
+        var ended = false
+        while !ended {
+            let actions = Self.nextActions(prompt)
+            try #require(!actions.isEmpty, "the file never ended")
+            for case .submit(let line, _) in actions {
+                ran.append(line.line)
+                listener.resume()  // the command has run: back at the prompt
+            }
+            ended = Self.notes(actions).contains { $0.contains("test.wav ended") }
+        }
+        #expect(ran == ["quality high"])
+        #expect(recognizer.calls >= 2)  // the rest was heard, and not run
+    }
+
     @Test func aDeviceThatDoesNotOpenIsReported() throws {
         var settings = Settings()
         settings.denoise = .off

@@ -180,15 +180,17 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
     }
 
     /// What the prompt needs of an utterance: the commands it could be, best first.
+    /// The rest of an utterance that ended early (`Utterance.continuesEarly`) could be
+    /// nothing: with the full hangover it would have been part of that command.
     private func heard(_ u: Utterance, grammar: VoiceGrammar, samples: [Int16]) -> Heard {
         var candidates: [VoiceCandidate] = []
-        for words in [u.recognition.words.map(\.word)] + u.recognition.alternatives {
+        for words in u.continuesEarly ? [] : [u.recognition.words.map(\.word)] + u.recognition.alternatives {
             guard let (command, line) = grammar.interpret(words), !candidates.contains(where: { $0.line == line })
             else { continue }
             candidates.append(VoiceCandidate(command: command, line: line))
         }
         return Heard(
-            text: u.recognition.text, confidence: u.recognition.confidence, candidates: candidates,
+            text: u.recognition.text, confidence: u.continuesEarly ? 0 : u.recognition.confidence, candidates: candidates,
             samples: samples, end: u.end, endClock: audio.clock(at: u.end))
     }
 }
