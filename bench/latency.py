@@ -162,7 +162,11 @@ def main():
         sys.exit(f"{BASELINE[0]} not found: `make bench-deps`")
     sets = inputs(args.clips)
     home = tempfile.mkdtemp(prefix="vsh-bench-latency-")
-    env = isolated_env(home)
+    # The early end is off by default: both columns name their setting.
+    env = dict(isolated_env(home), VSH_CONFIG=os.path.join(home, "early"))
+    os.makedirs(env["VSH_CONFIG"])
+    with open(os.path.join(env["VSH_CONFIG"], "vsh.toml"), "w") as f:
+        f.write("[voice]\nearly_end_ms = 120\n")
     full_env = dict(env, VSH_CONFIG=os.path.join(home, "full"))
     os.makedirs(full_env["VSH_CONFIG"])
     with open(os.path.join(full_env["VSH_CONFIG"], "vsh.toml"), "w") as f:

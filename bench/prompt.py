@@ -278,7 +278,12 @@ def main():
     # Latency.
     with open(files["commands"] + ".ends") as f:
         ends = [float(e) for e in f.read().split()]
-    term = vsh_terminal(files["commands"], env)
+    # With the early end (voice.early_end_ms, off by default): issue 16's measure.
+    early = os.path.join(home, "early")
+    os.makedirs(early, exist_ok=True)
+    with open(os.path.join(early, "vsh.toml"), "w") as f:
+        f.write("[voice]\nearly_end_ms = 120\n")
+    term = vsh_terminal(files["commands"], env, ["--config", early])
     term.wait_for("(commands.wav ended", 60)
     term.close()
     started = [(m.group(2), float(m.group(3)), float(m.group(4))) for m in STARTED.finditer(term.text)]
