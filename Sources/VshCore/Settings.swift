@@ -41,9 +41,10 @@ public struct Settings: Sendable, Equatable {
     public var hangover: Int = 300
     /// Milliseconds of quiet after which a whole command that cannot grow ends without
     /// waiting for the hangover (`EarlyEnd`); 0: always wait. Off by default: on real
-    /// speech (Speech Commands, held-out quick subset) 120 ms cut the median latency at the
-    /// prompt from 407 to 250 ms but doubled the wrong commands (4.5% to 10.0%): words
-    /// split at short dips (research/recognition/EARLY_END.md).
+    /// speech 120 ms cut the median latency at the prompt from 407 to 250 ms and keeps the
+    /// Speech Commands figures within a point of the full hangover's, but it ran a command
+    /// for 1.8 points more of the everyday words said to vsh's own grammar
+    /// (research/recognition/EARLY_END.md).
     public var earlyEnd: Int = 0
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
