@@ -15,12 +15,7 @@
 ///   - every word is clearly voiced (`clearlyVoiced`, stricter than the confidence's own
 ///     voicing check): a breath or a click before a word, cut off by the pause and heard
 ///     alone, is voiced weakly if at all, and the full hangover would have joined it to
-///     the word;
-///   - the words account for the speech: at most `unexplainedSpeech` loud frames lie
-///     outside them (`Confidence.Features.speechOutsideWords`). Heard early, with quiet
-///     in place of the rest of the hangover, an everyday word scored surer than it does
-///     with its real tail ("on" as "play nine"); where much of the speech is not in the
-///     words, the longer audio decides.
+///     the word.
 /// Anything else waits for the full hangover, as before, and is decided on the longer audio.
 public struct EarlyEnd {
     /// Milliseconds of quiet after the last speech before asking.
@@ -31,31 +26,26 @@ public struct EarlyEnd {
     public var minimumSilence: Double
     /// Each word's most voiced frame must be below this (`Voicing`).
     public var clearlyVoiced: Double
-    /// 10 ms frames as loud as speech outside the words, at most.
-    public var unexplainedSpeech: Int
     /// Whether recognised words are a whole phrase that cannot grow.
     public var isFinal: ([String]) -> Bool
 
     public init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
                 minimumSilence: Double = defaultSilence, clearlyVoiced: Double = defaultVoicing,
-                unexplainedSpeech: Int = defaultUnexplained, isFinal: @escaping ([String]) -> Bool) {
+                isFinal: @escaping ([String]) -> Bool) {
         self.pause = pause
         self.minimumConfidence = minimumConfidence
         self.minimumGap = minimumGap
         self.minimumSilence = minimumSilence
         self.clearlyVoiced = clearlyVoiced
-        self.unexplainedSpeech = unexplainedSpeech
         self.isFinal = isFinal
     }
 
-    /// Chosen on real speech (bench/real_speech.py --quick, bench/latency.py; the voicing
-    /// and the unexplained speech on speakers of fold 0 only): see
+    /// Chosen on real speech (bench/real_speech.py --quick, bench/latency.py): see
     /// research/recognition/EARLY_END.md.
     public static let defaultPause = 120
     public static let defaultGap = 100.0
     public static let defaultSilence = 0.15
     public static let defaultVoicing = 0.05
-    public static let defaultUnexplained = 60
 
     /// Whether the utterance may end with `recognition` of audio that ends at `audioEnd`
     /// (stream seconds), heard after `pause` ms of quiet.
@@ -65,7 +55,6 @@ public struct EarlyEnd {
               isFinal(recognition.words.map(\.word)) else { return false }
         if let gap = recognition.features?.runnerUpGap, gap < minimumGap { return false }
         if let voicing = recognition.features?.weakestVoicing, voicing >= clearlyVoiced { return false }
-        if let outside = recognition.features?.speechOutsideWords, outside > unexplainedSpeech { return false }
         return true
     }
 }
