@@ -41,7 +41,7 @@ public struct Settings: Sendable, Equatable {
     public var hangover: Int = 300
     /// Milliseconds of quiet after which a whole command that cannot grow ends without
     /// waiting for the hangover (`EarlyEnd`); 0: always wait. Off by default: on real
-    /// speech 120 ms cut the median latency at the prompt from 407 to 250 ms and keeps the
+    /// speech 120 ms cut the median latency at the prompt from 370 to 197 ms and keeps the
     /// Speech Commands figures within a point of the full hangover's, but it ran a command
     /// for 1.8 points more of the everyday words said to vsh's own grammar
     /// (research/recognition/EARLY_END.md).
