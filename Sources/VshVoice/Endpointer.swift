@@ -103,9 +103,9 @@ public final class Endpointer {
     private var loudest = 0.0                // dB, within the utterance
     private var previousEnd = 0              // stream sample where the last utterance ended
     /// After an early end, the quiet the full hangover would have counted so far (reset by
-    /// frames over the hold threshold, as within an utterance); nil once it would have run out.
+    /// frames over the hold threshold, as within an utterance); nil once it would have run
+    /// out. Counted only between utterances, so during one it says whether it began within.
     private var hangoverAfterEarly: Int?
-    private var continuesEarly = false       // the utterance under way began within it
     /// The frame energies of the speech so far, to tell a steady background from speech.
     private var steady: SteadyLevel
 
@@ -192,7 +192,6 @@ public final class Endpointer {
                 loudest = db
                 speechStartFrame = frameIndex - run + 1
                 lastSpeechFrame = frameIndex
-                continuesEarly = hangoverAfterEarly != nil
                 return [.speechStarted(Double(speechStartFrame) / 100)]
             }
             return []
@@ -262,7 +261,7 @@ public final class Endpointer {
             samples: samples, processed: processed,
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
-            snr: loudest - (floor ?? loudest), early: early, continuesEarly: continuesEarly), to)
+            snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil), to)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.
