@@ -43,7 +43,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
+from run import EVAL_DIR, isolated_env, require_eval, voice_config  # noqa: E402
 from prompt import BASELINE, Paced, read, speech_ends, write  # noqa: E402
 from voice_data import ensure_corpus  # noqa: E402
 
@@ -163,14 +163,8 @@ def main():
     sets = inputs(args.clips)
     home = tempfile.mkdtemp(prefix="vsh-bench-latency-")
     # The early end is off by default: both columns name their setting.
-    env = dict(isolated_env(home), VSH_CONFIG=os.path.join(home, "early"))
-    os.makedirs(env["VSH_CONFIG"])
-    with open(os.path.join(env["VSH_CONFIG"], "vsh.toml"), "w") as f:
-        f.write("[voice]\nearly_end_ms = 120\n")
-    full_env = dict(env, VSH_CONFIG=os.path.join(home, "full"))
-    os.makedirs(full_env["VSH_CONFIG"])
-    with open(os.path.join(full_env["VSH_CONFIG"], "vsh.toml"), "w") as f:
-        f.write("[voice]\nearly_end_ms = 0\n")
+    env = dict(isolated_env(home), VSH_CONFIG=voice_config(home, "early", "early_end_ms = 120"))
+    full_env = dict(env, VSH_CONFIG=voice_config(home, "full", "early_end_ms = 0"))
     results = {}
     differ = []
     try:

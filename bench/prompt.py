@@ -36,7 +36,7 @@ import wave
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, row  # noqa: E402
+from run import EVAL_DIR, isolated_env, row, voice_config  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VSH = os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh"))
@@ -279,11 +279,7 @@ def main():
     with open(files["commands"] + ".ends") as f:
         ends = [float(e) for e in f.read().split()]
     # With the early end (voice.early_end_ms, off by default): issue 16's measure.
-    early = os.path.join(home, "early")
-    os.makedirs(early, exist_ok=True)
-    with open(os.path.join(early, "vsh.toml"), "w") as f:
-        f.write("[voice]\nearly_end_ms = 120\n")
-    term = vsh_terminal(files["commands"], env, ["--config", early])
+    term = vsh_terminal(files["commands"], env, ["--config", voice_config(home, "early", "early_end_ms = 120")])
     term.wait_for("(commands.wav ended", 60)
     term.close()
     started = [(m.group(2), float(m.group(3)), float(m.group(4))) for m in STARTED.finditer(term.text)]
@@ -305,10 +301,7 @@ def main():
     # with a shorter wait for silence (voice.hangover_ms), to show what each buys.
     for label, setting in (("full hangover", "early_end_ms = 0"),
                            (f"hangover_ms = {SHORT_HANGOVER}", f"hangover_ms = {SHORT_HANGOVER}\nearly_end_ms = 0")):
-        other = os.path.join(home, setting.split()[0])
-        os.makedirs(other, exist_ok=True)
-        with open(os.path.join(other, "vsh.toml"), "w") as f:
-            f.write(f"[voice]\n{setting}\n")
+        other = voice_config(home, setting.split()[0], setting)
         term = vsh_terminal(files["commands"], env, ["--config", other])
         term.wait_for("(commands.wav ended", 60)
         term.close()

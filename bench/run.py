@@ -38,6 +38,16 @@ def isolated_env(home):
     return env
 
 
+def voice_config(home, name, settings):
+    """A configuration directory home/name (for --config or VSH_CONFIG) whose vsh.toml
+    has `settings` (lines such as "early_end_ms = 0") in its [voice] section."""
+    directory = os.path.join(home, name)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "vsh.toml"), "w") as f:
+        f.write(f"[voice]\n{settings}\n")
+    return directory
+
+
 def snapshot_home(prefix, vsh_config=None):
     """A new isolated home whose vsh reads a snapshot of this tree's shipped config/ and
     commands/ (taken now, so a run stays consistent while someone edits them), and
