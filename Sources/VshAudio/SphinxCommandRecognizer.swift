@@ -24,7 +24,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// adapts its noise estimate and cepstral mean from each decode to the next, so
     /// tentative decodes on `decoder` would change the decisions after them (they changed
     /// a quarter of the Speech Commands decisions). Loaded at the first tentative
-    /// recognition: only the early end (`voice.early_end_ms`, off by default) asks for one.
+    /// recognition: only the early end (`voice.early_end_ms`, on by default) asks for one.
     private lazy var tentative: PocketSphinxDecoder? = try? makeDecoder()
     private let makeDecoder: () throws -> PocketSphinxDecoder
     /// The audio of the last tentative recognition, for `adoptTentative`.

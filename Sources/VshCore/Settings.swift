@@ -40,12 +40,12 @@ public struct Settings: Sendable, Equatable {
     /// Milliseconds of quiet that end an utterance.
     public var hangover: Int = 300
     /// Milliseconds of quiet after which a whole command that cannot grow ends without
-    /// waiting for the hangover (`EarlyEnd`); 0: always wait. Off by default: on real
-    /// speech 120 ms cut the median latency at the prompt from 370 to 197 ms and keeps the
-    /// Speech Commands figures within a point of the full hangover's, but it ran a command
-    /// for 1.8 points more of the everyday words said to vsh's own grammar
-    /// (research/recognition/EARLY_END.md).
-    public var earlyEnd: Int = 0
+    /// waiting for the hangover (`EarlyEnd`); 0: always wait. 150, the shortest pause
+    /// (of 120 and 150) whose decisions on the fitting speakers' real speech stayed within a
+    /// point of the full hangover's, both with the Speech Commands words and with vsh's own
+    /// grammar; 120 ran commands for 1.7 points more of the everyday words said to vsh's
+    /// own grammar (research/recognition/EARLY_END.md).
+    public var earlyEnd: Int = 150
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
     public var voiceRejectBelow: Double = 0.3

@@ -40,9 +40,8 @@ public struct EarlyEnd {
         self.isFinal = isFinal
     }
 
-    /// Chosen on real speech (bench/real_speech.py --quick, bench/latency.py): see
-    /// research/recognition/EARLY_END.md.
-    public static let defaultPause = 120
+    /// Chosen on real speech (bench/real_speech.py, bench/latency.py): see
+    /// research/recognition/EARLY_END.md. The pause is `voice.early_end_ms` (`Settings`).
     public static let defaultGap = 100.0
     public static let defaultSilence = 0.15
     public static let defaultVoicing = 0.05

@@ -50,7 +50,7 @@ import VshCommands
 
     @Test func runsWhatItHearsAndWaitsForThePromptBetweenUtterances() throws {
         let audio = TestSignal.bursts([1, 0.6, 1.2, 0.6, 1.2])
-        // With the early end on (voice.early_end_ms, off by default): "quality high" is a
+        // With the early end on (voice.early_end_ms): "quality high" is a
         // whole command that cannot grow, and sure: it ends after the short pause, decoded
         // once (EarlyEnd). "list" is decoded after the short pause
         // too, is not sure (and may grow), and is decided on the whole utterance.
