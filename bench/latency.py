@@ -162,8 +162,8 @@ def main():
         sys.exit(f"{BASELINE[0]} not found: `make bench-deps`")
     sets = inputs(args.clips)
     home = tempfile.mkdtemp(prefix="vsh-bench-latency-")
-    # The early end is off by default: both columns name their setting.
-    env = dict(isolated_env(home), VSH_CONFIG=voice_config(home, "early", "early_end_ms = 120"))
+    # vsh's defaults (the early end on), and the full hangover.
+    env = isolated_env(home)
     full_env = dict(env, VSH_CONFIG=voice_config(home, "full", "early_end_ms = 0"))
     results = {}
     differ = []

@@ -278,8 +278,8 @@ def main():
     # Latency.
     with open(files["commands"] + ".ends") as f:
         ends = [float(e) for e in f.read().split()]
-    # With the early end (voice.early_end_ms, off by default): issue 16's measure.
-    term = vsh_terminal(files["commands"], env, ["--config", voice_config(home, "early", "early_end_ms = 120")])
+    # vsh's defaults, with the early end (voice.early_end_ms): issue 16's measure.
+    term = vsh_terminal(files["commands"], env)
     term.wait_for("(commands.wav ended", 60)
     term.close()
     started = [(m.group(2), float(m.group(3)), float(m.group(4))) for m in STARTED.finditer(term.text)]
