@@ -68,7 +68,8 @@ public struct VoicePath {
     ) -> VoicePipeline {
         let early = isFinal.flatMap { isFinal in
             settings.earlyEnd > 0 && settings.earlyEnd < settings.hangover
-                ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: settings.voiceThreshold, isFinal: isFinal)
+                ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: max(settings.voiceThreshold, EarlyEnd.defaultConfidence),
+                           isFinal: isFinal)
                 : nil
         }
         return VoicePipeline(

@@ -123,6 +123,32 @@ import VshTestSupport
         #expect(u.latency >= 0.12 && u.latency < 0.2)
     }
 
+    /// As the settings build it (`VoicePath`, the defaults): an early end needs a command
+    /// vsh is sure of, not only one over the run threshold; the likely one waits and runs
+    /// after the full hangover.
+    @Test func theDefaultsEndEarlyOnlyWhenSure() throws {
+        func first(_ confidence: Double) -> Utterance? {
+            var settings = Settings()
+            settings.denoise = .off
+            let recognizer = FakeRecognizer([(["help"], confidence), (["help"], confidence)])
+            let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
+            let grammar = VoiceGrammar(registry: Builtins.registry())
+            let pipeline = path.commandPipeline(
+                source: FakeAudioSource(TestSignal.bursts([1.0, 0.6, 1.5])), recognizer: recognizer, threshold: 0.5,
+                isFinal: grammar.isFinal, interpret: grammar.interpret)
+            var utterances: [Utterance] = []
+            try? pipeline.run { event in
+                if case .utterance(let u) = event { utterances.append(u) }
+                return true
+            }
+            return utterances.first
+        }
+        let sure = try #require(first(0.9))
+        #expect(sure.early && sure.line == "help")
+        let likely = try #require(first(0.7))
+        #expect(!likely.early && likely.line == "help")
+    }
+
     @Test func aCommandThatCanGrowWaitsForTheHangover() throws {
         let (utterances, decodes) = Self.listen([(["stop"], 0.9), (["stop"], 0.9)])
         let u = try #require(utterances.first)
