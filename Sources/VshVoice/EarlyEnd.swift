@@ -7,8 +7,9 @@
 ///     "quality high"; not "stop", which may become "stop recording", nor "delete" or
 ///     "count one", whose numbers may go on): `isFinal`, from the grammar;
 ///   - the recogniser is sure of it: confidence at least `minimumConfidence`
-///     (`defaultConfidence`, or the run threshold when that is higher), and the best phrase beats the best different one by `minimumGap`
-///     (path score, log base 1.0001) when the search offered one;
+///     (`defaultConfidence`, or the run threshold when that is higher), and the best
+///     phrase beats the best different one by `minimumGap` (path score, log base 1.0001)
+///     when the search offered one;
 ///   - the decoder hears the pause too: its last word ends `minimumSilence` seconds or
 ///     more before the audio does. Where the endpointer's pause was a dip inside a word,
 ///     the decoder stretches the word over it;
@@ -40,8 +41,9 @@ public struct EarlyEnd {
         self.isFinal = isFinal
     }
 
-    /// Chosen on real speech (bench/real_speech.py, bench/latency.py): see
-    /// research/recognition/EARLY_END.md. The pause is `voice.early_end_ms` (`Settings`).
+    // The defaults were chosen on real speech (bench/real_speech.py, bench/latency.py):
+    // see research/recognition/EARLY_END.md. The pause is `voice.early_end_ms` (`Settings`).
+
     /// Sure, not only likely: a command that barely passes the run threshold gains little
     /// by ending sooner and loses the rest of the hangover's audio. 0.8 of {0.5, 0.7, 0.8,
     /// 0.9}: the fewest wrong commands on the fitting speakers, then the most early ends.

@@ -103,12 +103,17 @@ import VshTestSupport
         let pipeline = VoicePipeline(
             source: FakeAudioSource(audio), frontEnd: nil, endpointer: Endpointer(settings: settings),
             recognizer: recognizer, threshold: 0.5, earlyEnd: early(), interpret: grammar.interpret)
+        return (utterances(of: pipeline), recognizer.calls)
+    }
+
+    /// The utterances `pipeline` reports until its audio ends.
+    static func utterances(of pipeline: VoicePipeline) -> [Utterance] {
         var utterances: [Utterance] = []
         try? pipeline.run { event in
             if case .utterance(let u) = event { utterances.append(u) }
             return true
         }
-        return (utterances, recognizer.calls)
+        return utterances
     }
 
     @Test func aCommandThatCannotGrowEndsAfterTheShortPause() throws {
@@ -136,12 +141,7 @@ import VshTestSupport
             let pipeline = path.commandPipeline(
                 source: FakeAudioSource(TestSignal.bursts([1.0, 0.6, 1.5])), recognizer: recognizer, threshold: 0.5,
                 isFinal: grammar.isFinal, interpret: grammar.interpret)
-            var utterances: [Utterance] = []
-            try? pipeline.run { event in
-                if case .utterance(let u) = event { utterances.append(u) }
-                return true
-            }
-            return utterances.first
+            return Self.utterances(of: pipeline).first
         }
         let sure = try #require(first(0.9))
         #expect(sure.early && sure.line == "help")

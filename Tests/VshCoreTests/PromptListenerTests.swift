@@ -48,6 +48,23 @@ import VshCommands
         }
     }
 
+    /// Takes the listener's actions until its file ends: the lines it gave to run, each
+    /// followed by the prompt coming back (`resume`), as after a command has run.
+    static func linesUntilTheFileEnds(_ listener: PromptListener, _ prompt: VoicePrompt) throws -> [String] {
+        var ran: [String] = []
+        var ended = false
+        while !ended {
+            let actions = nextActions(prompt)
+            try #require(!actions.isEmpty, "the file never ended")
+            for case .submit(let line, _) in actions {
+                ran.append(line.line)
+                listener.resume()
+            }
+            ended = notes(actions).contains { $0.contains("test.wav ended") }
+        }
+        return ran
+    }
+
     @Test func runsWhatItHearsAndWaitsForThePromptBetweenUtterances() throws {
         let audio = TestSignal.bursts([1, 0.6, 1.2, 0.6, 1.2])
         // With the early end on (voice.early_end_ms): "quality high" is a
@@ -76,13 +93,8 @@ import VshCommands
         // Back at the prompt: the second utterance is heard, and too doubtful to run; then
         // the file ends.
         listener.resume()
-        var ended = false
-        while !ended {
-            let actions = Self.nextActions(prompt)
-            try #require(!actions.isEmpty, "the file never ended")
-            for case .submit(let line, _) in actions { Issue.record("ran \(line.line), heard at confidence 0.1") }
-            ended = Self.notes(actions).contains { $0.contains("test.wav ended") }
-        }
+        let ran = try Self.linesUntilTheFileEnds(listener, prompt)
+        #expect(ran.isEmpty, "heard at confidence 0.1")
         #expect(recognizer.calls == 3)
         #expect(prompt.status.contains("not listening"))
     }
@@ -95,18 +107,7 @@ import VshCommands
         let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
         listener.start()
         listener.resume()
-        var ran: [String] = []
-        var ended = false
-        while !ended {
-            let actions = Self.nextActions(prompt)
-            try #require(!actions.isEmpty, "the file never ended")
-            for case .submit(let line, _) in actions {
-                ran.append(line.line)
-                listener.resume()  // the command has run: back at the prompt
-            }
-            ended = Self.notes(actions).contains { $0.contains("test.wav ended") }
-        }
-        #expect(ran == ["quality high"])
+        #expect(try Self.linesUntilTheFileEnds(listener, prompt) == ["quality high"])
         #expect(recognizer.calls >= 2)  // the rest was heard, and not run
     }
 
