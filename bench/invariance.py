@@ -65,11 +65,13 @@ def transform(src, name, out_dir):
 
 
 def peak(path):
+    """The largest absolute sample, full scale 1: sox's stat gives the most positive
+    ("Maximum amplitude") and the most negative ("Minimum amplitude") apart, and speech is
+    often louder on one side."""
     out = subprocess.run(["sox", path, "-n", "stat"], capture_output=True, text=True).stderr
-    for line in out.splitlines():
-        if line.startswith("Maximum amplitude"):
-            return float(line.split(":")[1])
-    return 1.0
+    found = [abs(float(line.split(":")[1])) for line in out.splitlines()
+             if line.startswith(("Maximum amplitude", "Minimum amplitude"))]
+    return max(found) if len(found) == 2 else 1.0
 
 
 def main():
@@ -108,7 +110,7 @@ def main():
     finally:
         shutil.rmtree(home, ignore_errors=True)
     base = {r["id"]: o for (r, n), o in zip(jobs, outs) if n is None}
-    loud = {r["id"]: peak(r["path"]) < 0.25 for r in rows} if "+12dB" in names else {}
+    headroom = {r["id"]: peak(r["path"]) < 0.25 for r in rows} if "+12dB" in names else {}  # room for +12 dB
     print(f"vsh {args.vsh}{' with ' + args.vsh_config if args.vsh_config else ''}; {len(rows)} clips (Speech Commands + fsdd, stratified); "
           f"threshold {'vsh default' if args.threshold is None else args.threshold}")
     print("| transform | clips | flipped decisions | confidence change, median abs | errors |")
@@ -121,7 +123,7 @@ def main():
             for (r, name), o in zip(jobs, outs):
                 if name != n:
                     continue
-                if n == "+12dB" and not loud.get(r["id"], True):
+                if n == "+12dB" and not headroom.get(r["id"], True):
                     continue
                 b = base[r["id"]]
                 if o.error or b.error:
