@@ -47,6 +47,43 @@ import VshVoice
         return found
     }
 
+    /// The level normalisation lays the same floor under any recording: its quiet stretch
+    /// comes out within a decibel of the floor whatever it held (digital silence, a hiss of
+    /// a few steps, the same hiss 12 dB softer), and the words at the speaking level. The
+    /// recogniser then hears the same room in each. Without the floor the three quiet
+    /// stretches came out at 0, about 4 and about 15 steps, the decoder's noise estimate
+    /// followed them, and quiet digits were heard as other digits at another level.
+    @Test func everyRecordingGetsTheSameFloor() {
+        func rms(_ x: ArraySlice<Int16>) -> Double {
+            (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count)).squareRoot()
+        }
+        var seed: UInt32 = 3
+        let hiss = (0..<8_000).map { _ -> Int16 in
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return Int16(Int(seed >> 16) % 17 - 8)
+        }
+        let word = (0..<8_000).map { Int16(2_000 * sin(Double($0) * 2 * .pi * 220 / 16_000)) }
+        let floor = 3_000 * pow(10, SphinxCommandRecognizer.noiseFloor / 20)
+        for quiet in [[Int16](repeating: 0, count: 8_000), hiss, hiss.map { $0 / 4 }] {
+            let out = SphinxCommandRecognizer.normalised(quiet + word)
+            #expect(abs(20 * log10(rms(out[0..<8_000]) / floor)) < 1, "quiet stretch \(rms(out[0..<8_000])), floor \(floor)")
+            #expect(abs(rms(out[8_000...]) / (3_000 * 2.squareRoot()) - 1) < 0.05, "words \(rms(out[8_000...]))")
+        }
+        #expect(SphinxCommandRecognizer.normalised(hiss + word) == SphinxCommandRecognizer.normalised(hiss + word))
+    }
+
+    /// An utterance cut tight at its words gets its own quietest tenth of a second before
+    /// it (the first of equals); one that begins with its quiet gets nothing; one shorter
+    /// than the lead gets digital silence (the floor alone).
+    @Test func aLeadOnlyBeforeWordsCutTight() {
+        let loud = [Int16](repeating: 900, count: 2_400), soft = [Int16](repeating: -30, count: 1_600)
+        let tight = loud + soft + loud + soft.map { -$0 }
+        let lead = SphinxCommandRecognizer.lead(1_600, for: tight)
+        #expect(lead.startIndex == 2_400 && lead.elementsEqual(soft))
+        #expect(SphinxCommandRecognizer.lead(1_600, for: soft.map { $0 / 2 } + tight).isEmpty)
+        #expect(SphinxCommandRecognizer.lead(1_600, for: Array(loud.prefix(1_000))).elementsEqual(repeatElement(0, count: 1_600)))
+    }
+
     /// Three commands separated by pauses in one stream: one result each, in order, at
     /// the right times.
     @Test func aSessionOfThreeCommandsGivesThreeResults() throws {

@@ -98,6 +98,31 @@ import VshTestSupport
         #expect(try decisions(vsh, session) == [nil, "list", "help"])
     }
 
+    /// Quiet real recordings get the same decision at any level and rate: spoken digits
+    /// (8 kHz, from the Free Spoken Digit Dataset, padded with their own quietest noise)
+    /// made 12 dB softer, brought to a peak of -1 dBFS, taken to 8 kHz and back, handed over
+    /// at 48 kHz. Before vsh laid a steady noise floor under each utterance, the first was
+    /// "four" and 12 dB softer "one", and the others were rejected at one level and run at
+    /// another: the decoder was hearing each recording's own hiss.
+    @Test(arguments: [("4_lucas_10", "four"), ("5_jackson_23", "five"), ("4_jackson_11", "four")])
+    func quietRecordingsAreHeardAlikeAtAnyLevelAndRate(_ name: String, _ digit: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let grammar = EvalData.repository + "/bench/real/digits.gram"
+        let original = Self.real + "/fsdd/\(name).wav"
+        #expect(try decisions(vsh, original, grammar: grammar) == [digit], "\(name)")
+        let transforms = [
+            "soft": "sox -V1 -D \(original) OUT vol -12dB", "peak": "sox -V1 -D \(original) OUT gain -n -1",
+            "8k": "sox -V1 -D \(original) -r 8000 MID && sox -V1 -D MID -r 16000 OUT",
+            "48k": "sox -V1 -D \(original) -r 48000 OUT",
+        ]
+        for (label, command) in transforms.sorted(by: { $0.key < $1.key }) {
+            let out = vsh.home.file("\(label).wav"), mid = vsh.home.file("\(label)-mid.wav")
+            try VshBinary.shell(command.replacingOccurrences(of: "OUT", with: out).replacingOccurrences(of: "MID", with: mid))
+            #expect(try decisions(vsh, out, grammar: grammar) == [digit], "\(name) \(label)")
+        }
+    }
+
     /// The same recording through other channels gets the same decisions: resampled to
     /// 44.1 and 48 kHz (vsh resamples it back), made stereo, 12 dB softer, brought to a
     /// peak of -1 dBFS, given a DC offset of 3% of full scale, or dithered.
