@@ -160,25 +160,20 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     /// What goes before `samples` when decoding: nothing when their first `length` samples
-    /// are within 3 dB of their quietest, else their quietest `length` samples.
+    /// are within 3 dB of their quietest `length` samples (on the 10 ms grid), else those
+    /// quietest samples (the first of equals); digital silence when there are fewer.
     static func lead(_ length: Int, for samples: [Int16]) -> ArraySlice<Int16> {
-        let quiet = quietest(length, of: samples)
-        guard samples.count >= length else { return quiet }
-        let energy = { (x: ArraySlice<Int16>) in x.reduce(0.0) { $0 + Double($1) * Double($1) } }
-        return energy(samples[0..<length]) <= 2 * energy(quiet) ? [] : quiet
-    }
-
-    /// The quietest `length` samples of `samples` on the 10 ms grid (the first of equals),
-    /// or digital silence when there are fewer.
-    static func quietest(_ length: Int, of samples: [Int16]) -> ArraySlice<Int16> {
-        let step = AudioFormat.sampleRate / 100
         guard length > 0, samples.count >= length else { return ArraySlice(repeating: 0, count: max(0, length)) }
-        var best = 0, least = Int64.max
-        for start in stride(from: 0, through: samples.count - length, by: step) {
-            let energy = samples[start..<(start + length)].reduce(Int64(0)) { $0 + Int64($1) * Int64($1) }
-            if energy < least { (best, least) = (start, energy) }
+        func energy(_ start: Int) -> Int64 {
+            samples[start..<(start + length)].reduce(Int64(0)) { $0 + Int64($1) * Int64($1) }
         }
-        return samples[best..<(best + length)]
+        let first = energy(0)
+        var quietest = 0, least = first
+        for start in stride(from: AudioFormat.sampleRate / 100, through: samples.count - length, by: AudioFormat.sampleRate / 100) {
+            let e = energy(start)
+            if e < least { (quietest, least) = (start, e) }
+        }
+        return first <= 2 * least ? [] : samples[quietest..<(quietest + length)]
     }
 
     /// How far under the speaking level `normalised` lays its noise floor, in dB.
@@ -198,7 +193,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// Brings the utterance to a steady speaking level (RMS ≈ 3000), never clipping and
     /// never more than +40 dB, and lays a steady noise floor `noiseFloor` dB under that
     /// level: quiet microphones and loud ones look alike to the model, and so do a silent
-    /// room and a noisy one until the noise is within 34 dB of the words. The noise is the
+    /// room and a noisy one until the room is louder than the floor. The noise is the
     /// same for every utterance (a fixed seed), so no decision depends on chance.
     static func normalised(_ samples: [Int16]) -> [Int16] {
         guard !samples.isEmpty else { return samples }
