@@ -17,6 +17,21 @@ import VshTestSupport
         }
     }
 
+    /// `original` through each channel, in label order: its sox steps one after another,
+    /// each output options ("-r 8000") or effects ("vol -12dB"), without dither.
+    func through(_ channels: [String: [String]], _ original: String, in vsh: VshBinary) throws -> [(label: String, file: String)] {
+        try channels.sorted { $0.key < $1.key }.map { label, steps in
+            var file = original
+            for (i, step) in steps.enumerated() {
+                let out = vsh.home.file("\(label)-\(i).wav")
+                let (options, effects) = step.hasPrefix("-") ? (step, "") : ("", step)
+                try VshBinary.shell("sox -V1 -D \(file) \(options) \(out) \(effects)")
+                file = out
+            }
+            return (label, file)
+        }
+    }
+
     /// `phrase` in flite's awb voice (the voice PocketSphinx hears best), with room before
     /// and after as a microphone gives (seconds of silence; nil for none).
     func spoken(_ phrase: String, in vsh: VshBinary, padding: (before: Double, after: Double)? = (0.4, 0.8)) throws -> String {
@@ -111,15 +126,9 @@ import VshTestSupport
         let grammar = EvalData.repository + "/bench/real/digits.gram"
         let original = Self.real + "/fsdd/\(name).wav"
         #expect(try decisions(vsh, original, grammar: grammar) == [digit], "\(name)")
-        let transforms = [
-            "soft": "sox -V1 -D \(original) OUT vol -12dB", "peak": "sox -V1 -D \(original) OUT gain -n -1",
-            "8k": "sox -V1 -D \(original) -r 8000 MID && sox -V1 -D MID -r 16000 OUT",
-            "48k": "sox -V1 -D \(original) -r 48000 OUT",
-        ]
-        for (label, command) in transforms.sorted(by: { $0.key < $1.key }) {
-            let out = vsh.home.file("\(label).wav"), mid = vsh.home.file("\(label)-mid.wav")
-            try VshBinary.shell(command.replacingOccurrences(of: "OUT", with: out).replacingOccurrences(of: "MID", with: mid))
-            #expect(try decisions(vsh, out, grammar: grammar) == [digit], "\(name) \(label)")
+        let channels = ["soft": ["vol -12dB"], "peak": ["gain -n -1"], "8k": ["-r 8000", "-r 16000"], "48k": ["-r 48000"]]
+        for (label, file) in try through(channels, original, in: vsh) {
+            #expect(try decisions(vsh, file, grammar: grammar) == [digit], "\(name) \(label)")
         }
     }
 
@@ -134,15 +143,12 @@ import VshTestSupport
         let original = Self.real + "/" + name
         let heard = try decisions(vsh, original, grammar: grammar)
         #expect(!heard.isEmpty && heard.allSatisfy { $0 != nil }, "the card reading is heard: \(heard)")
-        let transforms = [
-            "44k1": "-r 44100", "48k-stereo": "-r 48000 -c 2", "soft": "vol -12dB", "peak": "gain -n -1",
-            "dc": "dcshift 0.03", "dither": "dither -s",
+        let channels = [
+            "44k1": ["-r 44100"], "48k-stereo": ["-r 48000 -c 2"], "soft": ["vol -12dB"], "peak": ["gain -n -1"],
+            "dc": ["dcshift 0.03"], "dither": ["dither -s"],
         ]
-        for (label, effect) in transforms.sorted(by: { $0.key < $1.key }) {
-            let out = vsh.home.file("\(label).wav")
-            let (options, effects) = effect.hasPrefix("-") ? (effect, "") : ("", effect)
-            try VshBinary.shell("sox -V1 -D \(original) \(options) \(out) \(effects)")
-            #expect(try decisions(vsh, out, grammar: grammar) == heard, "\(name) \(label)")
+        for (label, file) in try through(channels, original, in: vsh) {
+            #expect(try decisions(vsh, file, grammar: grammar) == heard, "\(name) \(label)")
         }
     }
 }
