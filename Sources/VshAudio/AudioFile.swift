@@ -37,6 +37,9 @@ final class AudioFile {
     static let formats = "vsh reads WAV, FLAC, Ogg and headerless 16 kHz 16-bit .raw"
     /// The hint for a file libsndfile recognises but cannot decode.
     static let damaged = "It may be truncated or damaged."
+    /// Held across every `sf_open_*` and the read of its error (libsndfile's `sf_errno`
+    /// is process-wide).
+    private static let opening = NSLock()
 
     /// Opens `path`. A name ending in `.raw` (any case) is read as headerless 16 kHz 16-bit
     /// little-endian mono; anything else must carry a header libsndfile recognises.
@@ -73,13 +76,17 @@ final class AudioFile {
                 throw error
             }
         }
-        let opened = if let sealed { sealed.open(&info) } else { sf_open_fd(fd, Int32(SFM_READ), &info, 0) }
+        // libsndfile keeps the error of a failed open in one global; another thread's open
+        // may overwrite it, so the open and the reading of its error share one lock.
+        let (opened, code, text) = AudioFile.opening.withLock {
+            let opened = if let sealed { sealed.open(&info) } else { sf_open_fd(fd, Int32(SFM_READ), &info, 0) }
+            return opened == nil ? (opened, sf_error(nil), String(cString: sf_strerror(nil))) : (opened, 0, "")
+        }
         guard let handle = opened else {
             close(fd)
             if let failure = sealed?.failure { throw failure }
-            let reason = AudioFile.sentence(String(cString: sf_strerror(nil)))
-            let code = Int(sf_error(nil))
-            let unknown = code == SF_ERR_UNRECOGNISED_FORMAT || code == SF_ERR_UNSUPPORTED_ENCODING
+            let reason = AudioFile.sentence(text)
+            let unknown = Int(code) == SF_ERR_UNRECOGNISED_FORMAT || Int(code) == SF_ERR_UNSUPPORTED_ENCODING
             throw AudioFile.error(path, "\(reason) \(unknown ? AudioFile.formats : AudioFile.damaged)")
         }
         guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VshCore
 import VshTestSupport
@@ -186,6 +187,31 @@ import VshVoice
         var buffer = [Int16](repeating: 0, count: 1_000)
         #expect(throws: AudioError("cannot read audio file '\(half)': Flac decoder lost sync. "
             + "It may be truncated or damaged.")) { while try source.read(into: &buffer) > 0 {} }
+    }
+
+    /// libsndfile keeps a failed open's error in one process-wide variable: files opened on
+    /// several threads at once must each get their own reason, never a neighbour's.
+    @Test func openingOnManyThreadsKeepsEachReason() throws {
+        let dir = TempDirectory("vsh-audiofile")
+        defer { dir.remove() }
+        let (text, head, good) = (dir.file("notes.txt"), dir.file("head.wav"), dir.file("good.wav"))
+        dir.write("buy milk\n", to: "notes.txt")
+        try sox(["-n", "-r", "16000", "-b", "16", good, "synth", "0.1", "sine", "440"])
+        try Data(contentsOf: URL(fileURLWithPath: good)).prefix(30).write(to: URL(fileURLWithPath: head))
+        let expected = [
+            text: "cannot read audio file '\(text)': Format not recognised. \(AudioFile.formats)",
+            head: "cannot read audio file '\(head)': Error in WAV file. No 'data' chunk marker. \(AudioFile.damaged)",
+            good: "",
+        ]
+        let paths = [text, head, good]
+        let wrong = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: 600) { index in
+            let path = paths[index % paths.count]
+            var message = ""
+            do { _ = try FileAudioSource(path: path) } catch { message = "\(error)" }
+            if message != expected[path] { wrong.withLock { $0.append(message) } }
+        }
+        #expect(wrong.withLock { $0 } == [])
     }
 
     @Test func samplesRoundAndClip() {
