@@ -79,8 +79,14 @@ final class PocketSphinxDecoder {
         return hypothesis()
     }
 
-    /// Decodes a whole utterance with the current search.
-    func decode(_ samples: [Int16]) -> Hypothesis {
+    /// Decodes a whole utterance with the current search. PocketSphinx carries its noise
+    /// estimate (which also decides the frames it drops as silence) from each utterance of
+    /// a stream to the next; `newStream` starts a new stream first, so that the result
+    /// depends on `samples` alone (commands: without it a "left" kept 108 of its 136
+    /// frames after a "down", and its words' frames no longer lined up with its audio).
+    /// Word frames count from the start of the stream.
+    func decode(_ samples: [Int16], newStream: Bool) -> Hypothesis {
+        if newStream { ps_start_stream(decoder) }
         ps_start_utt(decoder)
         samples.withUnsafeBufferPointer { buf in
             _ = ps_process_raw(decoder, buf.baseAddress, buf.count, 0, 1)

@@ -20,16 +20,6 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// Whether words are a whole phrase of the grammar (true for any when the grammar is
     /// one `JSGFPattern` cannot read).
     private let isPhrase: @Sendable ([String]) -> Bool
-    /// A second decoder for tentative recognitions (`recognizeTentatively`): PocketSphinx
-    /// adapts its noise estimate and cepstral mean from each decode to the next, so
-    /// tentative decodes on `decoder` would change the decisions after them (they changed
-    /// a quarter of the Speech Commands decisions). Loaded at the first tentative
-    /// recognition: only the early end (`voice.early_end_ms`, on by default) asks for one.
-    private lazy var tentative: PocketSphinxDecoder? = try? makeDecoder()
-    private let makeDecoder: () throws -> PocketSphinxDecoder
-    /// The audio of the last tentative recognition, for `adoptTentative`.
-    private var lastTentative: (samples: [Int16], start: Double)?
-
     /// Loads the acoustic model with a dictionary of `vocabulary` and the `OtherWords` set
     /// against it, and the grammar opened to those words (`OpenGrammar`).
     /// `workDirectory` receives the generated dictionary.
@@ -48,44 +38,24 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         otherWords = Set(others + [OpenGrammar.ballast])
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
         let open = OpenGrammar.jsgf(jsgf, otherWords: others)
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        let dictPath = workDirectory + "/commands-\(getpid()).dict"
+        try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: dictPath) }
         // -topn 8 (Gaussians scored per frame, default 4): +2 to +6 points in noise; 16
         // scored the same and cost 25% more CPU; on real speech 4 lost 0.8 points of top-1
         // and saved 6% (research/recognition/VOICING.md).
-        makeDecoder = {
-            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-            let dictPath = workDirectory + "/commands-\(getpid()).dict"
-            try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(atPath: dictPath) }
-            let decoder = try PocketSphinxDecoder(arguments: [
-                "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8",
-            ])
-            try decoder.addGrammar("cmd", jsgf: open)
-            decoder.use("cmd")
-            return decoder
-        }
-        decoder = try makeDecoder()
+        decoder = try PocketSphinxDecoder(arguments: [
+            "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8",
+        ])
+        try decoder.addGrammar("cmd", jsgf: open)
+        decoder.use("cmd")
     }
 
+    /// Each utterance is decoded as a new stream (`PocketSphinxDecoder.decode`): the same
+    /// audio gets the same answer whatever was heard before, so the early end's tentative
+    /// recognitions, mostly thrown away, change nothing after them.
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        Self.recognize(samples, start: start, with: decoder, otherWords: otherWords, isPhrase: isPhrase)
-    }
-
-    public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
-        lastTentative = (samples, start)
-        // Without a second decoder (it failed to load) the main one decodes: decisions may
-        // then shift a little after a tentative decode, as measured, but none is lost.
-        return Self.recognize(samples, start: start, with: tentative ?? decoder, otherWords: otherWords, isPhrase: isPhrase)
-    }
-
-    /// The main decoder decodes the adopted audio too, so that it adapts to the channel
-    /// from the same utterances as without the early end.
-    public func adoptTentative() {
-        if let (samples, start) = lastTentative { _ = recognize(samples, start: start) }
-        lastTentative = nil
-    }
-
-    private static func recognize(_ samples: [Int16], start: Double, with decoder: PocketSphinxDecoder,
-                                  otherWords: Set<String>, isPhrase: ([String]) -> Bool) -> Recognition {
         // An utterance cut tight at its first word gets its own quietest tenth of a second
         // before it, as the room before the words: PocketSphinx starts its noise estimate at
         // the first frames, and in such a recording (cards/001.wav) the first word was taken
@@ -95,8 +65,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         // points of top-1, and made a synthetic "okay" into `code 8`. Word times are still
         // counted from `start`: with a lead kept by PocketSphinx they come out a tenth of a
         // second late, so the early end waits longer, never less.
-        let audio = normalised(lead(AudioFormat.sampleRate / 10, for: samples) + samples)
-        let hyp = decoder.decode(audio)
+        let audio = Self.normalised(Self.lead(AudioFormat.sampleRate / 10, for: samples) + samples)
+        let hyp = decoder.decode(audio, newStream: true)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
         let heard = SphinxWords.words(of: hyp)
         let words = heard.map { SphinxWords.recognized($0.word, $0.segment, start: start) }

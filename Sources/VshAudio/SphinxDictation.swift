@@ -55,7 +55,7 @@ public final class SphinxDictation: StreamingRecognizer {
     }
 
     public func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        SphinxWords.recognition(decoder.decode(samples), start: start)
+        SphinxWords.recognition(decoder.decode(samples, newStream: false), start: start)
     }
 }
 

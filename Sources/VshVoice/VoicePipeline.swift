@@ -31,25 +31,11 @@ public struct Recognition: Sendable, Equatable {
 public protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
     /// word times come out in stream time.
+    ///
+    /// A recognition depends on `samples` alone, never on what was recognised before: the
+    /// early end recognises the start of an utterance that may yet go on (`EarlyEnd`),
+    /// and throws most of those recognitions away.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
-    /// The same for an utterance that may yet go on (`EarlyEnd` asks after a short
-    /// pause), without changing what `recognize` makes of later utterances: PocketSphinx
-    /// adapts to the channel from each decode to the next.
-    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition
-    /// The last tentative recognition stands as its utterance's: the recogniser adapts to
-    /// that audio as if `recognize` had heard it (else what it makes of later utterances
-    /// would drift from what it made of them before the early end).
-    func adoptTentative()
-}
-
-extension CommandRecognizer {
-    public func adoptTentative() {}
-
-    /// A recogniser that adapts nothing from one utterance to the next recognises
-    /// tentatively as it recognises.
-    public func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
-        recognize(samples, start: start)
-    }
 }
 
 /// One utterance the voice path heard, and what vsh will do with it.
@@ -130,7 +116,7 @@ public final class VoicePipeline {
         guard let earlyEnd else { return false }
         let began = Self.threadTime()
         let audio = samples(of: segment)
-        let recognition = recognizer.recognizeTentatively(audio, start: segment.start)
+        let recognition = recognizer.recognize(audio, start: segment.start)
         let audioEnd = segment.start + Double(audio.count) / Double(AudioFormat.sampleRate)
         guard earlyEnd.accepts(recognition, audioEnd: audioEnd) else { return false }
         decidedEarly = (segment, recognition, Self.threadTime() - began)
@@ -145,8 +131,6 @@ public final class VoicePipeline {
             for event in events {
                 let result = handle(event)
                 if !onEvent(result) { return }
-                // After the command has its event, so it costs no latency.
-                if case .utterance(let u) = result, u.early { recognizer.adoptTentative() }
             }
             if read.isEmpty { return }
         }

@@ -216,15 +216,6 @@ final class CurrentGrammar: CommandRecognizer {
         return recognizer.recognize(samples, start: start)
     }
 
-    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
-        if let (grammar, recognizer) = update() {
-            self.grammar = grammar
-            self.recognizer = recognizer
-        }
-        return recognizer.recognizeTentatively(samples, start: start)
-    }
-
-    func adoptTentative() { recognizer.adoptTentative() }
 }
 
 /// Keeps the audio of the last utterance recognised, for the clip history saves.
@@ -238,11 +229,4 @@ final class ClipKeeper: CommandRecognizer {
         last = samples
         return inner.recognize(samples, start: start)
     }
-
-    func recognizeTentatively(_ samples: [Int16], start: Double) -> Recognition {
-        last = samples
-        return inner.recognizeTentatively(samples, start: start)
-    }
-
-    func adoptTentative() { inner.adoptTentative() }
 }
