@@ -133,7 +133,7 @@ import VshTestSupport
         #expect(harness.output.text == "Today\n  1  10:00   0:01  Chores\n     we should call the plumber about the tap\n")
         let context = CommandContext(output: harness.output, error: harness.error, style: Style(colors: true),
                                      session: harness.session, interactive: true)
-        var command = try SearchCommand.parse(["Plumber"])
+        let command = try SearchCommand.parse(["Plumber"])
         try command.run(in: context)
         #expect(harness.output.text.contains("call the \u{1B}[33mplumber\u{1B}[0m about"))
     }
