@@ -215,7 +215,6 @@ final class CurrentGrammar: CommandRecognizer {
         }
         return recognizer.recognize(samples, start: start)
     }
-
 }
 
 /// Keeps the audio of the last utterance recognised, for the clip history saves.
