@@ -12,10 +12,10 @@ import VshVoice
 /// Store audio encrypted by `encrypt on` is read through libsndfile's virtual I/O and
 /// decrypted as it is read (`SealedAudioIO`).
 ///
-/// Owns two C resources: the file descriptor (opened here, so that a missing, unreadable,
-/// empty or directory path gets a precise message) and the `SNDFILE` handle over it
-/// (`sf_open_fd` with `close_desc` false, so the descriptor stays ours). Both are closed in
-/// `deinit`, the handle first. Not thread-safe.
+/// Owns one C resource, the `SNDFILE` handle, closed in `deinit`. The file descriptor is
+/// opened here, so that a missing, unreadable, empty or directory path gets a precise
+/// message, and then handed to libsndfile (`sf_open_fd` with `close_desc` true), which
+/// closes it. Not thread-safe.
 final class AudioFile {
     /// The path as given, for messages.
     let path: String
@@ -25,10 +25,8 @@ final class AudioFile {
     /// Frames (one sample per channel) as the file states.
     let frames: Int64
 
-    /// Owned: `sf_close` in deinit.
+    /// Owned: `sf_close` in deinit (which closes the descriptor too).
     private let handle: OpaquePointer
-    /// Owned: `close` in deinit, after `sf_close`.
-    private let descriptor: Int32
     /// For an encrypted file: what the handle reads through. Owned: released after
     /// `sf_close` (the handle points at it).
     private let sealed: SealedAudioIO?
@@ -68,22 +66,21 @@ final class AudioFile {
             info.channels = 1
             info.format = Int32(SF_FORMAT_RAW | SF_FORMAT_PCM_16 | SF_ENDIAN_LITTLE)
         } else if SealedAudio.isSealed(path: path) {
-            // Encrypted store audio (`encrypt on`): decrypted as libsndfile reads it.
-            do {
-                sealed = SealedAudioIO(audio: try AudioBytes(path: path))
-            } catch {
-                close(fd)
-                throw error
-            }
+            // Encrypted store audio (`encrypt on`): decrypted as libsndfile reads it, from
+            // bytes read by path; the descriptor is not needed.
+            close(fd)
+            sealed = SealedAudioIO(audio: try AudioBytes(path: path))
         }
         // libsndfile keeps the error of a failed open in one global; another thread's open
-        // may overwrite it, so the open and the reading of its error share one lock.
+        // may overwrite it, so the open and the reading of its error share one lock. The
+        // descriptor is libsndfile's from here: it closes it after a failed open too,
+        // whatever `close_desc` says, and a second close here could close a file another
+        // thread had just opened under the same number.
         let (opened, code, text) = AudioFile.opening.withLock {
-            let opened = if let sealed { sealed.open(&info) } else { sf_open_fd(fd, Int32(SFM_READ), &info, 0) }
+            let opened = if let sealed { sealed.open(&info) } else { sf_open_fd(fd, Int32(SFM_READ), &info, 1) }
             return opened == nil ? (opened, sf_error(nil), String(cString: sf_strerror(nil))) : (opened, 0, "")
         }
         guard let handle = opened else {
-            close(fd)
             if let failure = sealed?.failure { throw failure }
             let reason = AudioFile.sentence(text)
             let unknown = Int(code) == SF_ERR_UNRECOGNISED_FORMAT || Int(code) == SF_ERR_UNSUPPORTED_ENCODING
@@ -91,12 +88,10 @@ final class AudioFile {
         }
         guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
             sf_close(handle)
-            close(fd)
             throw AudioFile.error(path, "it holds no audio (0 samples)")
         }
         self.path = path
         self.handle = handle
-        self.descriptor = fd
         self.sampleRate = Int(info.samplerate)
         self.channels = Int(info.channels)
         self.frames = info.frames
@@ -105,7 +100,6 @@ final class AudioFile {
 
     deinit {
         sf_close(handle)
-        close(descriptor)
     }
 
     /// Reads up to `frames` frames into `buffer` (room for `frames × channels` floats,

@@ -190,7 +190,9 @@ import VshVoice
     }
 
     /// libsndfile keeps a failed open's error in one process-wide variable: files opened on
-    /// several threads at once must each get their own reason, never a neighbour's.
+    /// several threads at once must each get their own reason, never a neighbour's. It also
+    /// closes the descriptor of a failed open itself: closed again, the number could belong
+    /// to another thread's file by then ("good.wav: Bad file descriptor").
     @Test func openingOnManyThreadsKeepsEachReason() throws {
         let dir = TempDirectory("vsh-audiofile")
         defer { dir.remove() }
