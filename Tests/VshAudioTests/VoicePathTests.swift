@@ -57,11 +57,7 @@ import VshVoice
         func rms(_ x: ArraySlice<Int16>) -> Double {
             (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count)).squareRoot()
         }
-        var seed: UInt32 = 3
-        let hiss = (0..<8_000).map { _ -> Int16 in
-            seed = seed &* 1_103_515_245 &+ 12_345
-            return Int16(Int(seed >> 16) % 17 - 8)
-        }
+        let hiss = TestSignal.bursts([0.5]).map { $0 / 12 }  // half a second, −8…8 steps
         let word = (0..<8_000).map { Int16(2_000 * sin(Double($0) * 2 * .pi * 220 / 16_000)) }
         let floor = 3_000 * pow(10, SphinxCommandRecognizer.noiseFloor / 20)
         for quiet in [[Int16](repeating: 0, count: 8_000), hiss, hiss.map { $0 / 4 }] {
