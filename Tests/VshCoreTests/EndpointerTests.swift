@@ -197,4 +197,19 @@ extension EndpointerTests {
         #expect(abs(found[1].start - (6 - 0.4)) < 0.1 && abs(found[1].end - (6.6 + 0.4)) < 0.1)
         #expect(abs(found[2].start - (9 - 0.4)) < 0.1 && abs(found[2].end - (9.6 + 0.4)) < 0.1)
     }
+
+    /// A recording that goes from digital silence to silence dithered to 16 bits (±1 LSB
+    /// TPDF dither, as sox and most recorders add) holds no speech: the dither is 3 dB
+    /// over digital silence (`silenceEnergy`), not the 4 dB that starts an utterance.
+    @Test func ditherAfterDigitalSilenceIsNoSpeech() {
+        var seed: UInt64 = 20261125
+        func uniform() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(UInt64(1) << 53)
+        }
+        let dither = (0..<(3 * 16_000)).map { _ in Int16((uniform() - uniform()).rounded()) }
+        let audio = [Int16](repeating: 0, count: 16_000) + dither
+        #expect(dither.contains(1) && dither.contains(-1))
+        #expect(Self.utterances(Self.run(audio)).isEmpty)
+    }
 }
