@@ -19,6 +19,10 @@ Transforms:
   dither              sox's TPDF dither at 16 bits
 Transformed audio goes to .build/bench-real/invariance/ and per-clip outcomes to
 .build/bench-real/invariance.tsv.
+
+Beside vsh, the same count for stock pocketsphinx_continuous with the same JSGF (its
+decision: the hypothesis it prints), on the transforms it can read: it takes 16 kHz mono
+only, so it has no in-44k1, in-48k or stereo row. --no-stock leaves it out.
 """
 import argparse
 import concurrent.futures
@@ -45,6 +49,10 @@ TRANSFORMS = {
     "dc": [["dcshift", "0.03"]],
     "dither": [["dither", "-s"]],
 }
+
+
+# Stock continuous reads 16 kHz mono only.
+STOCK_CANNOT_READ = {"in-44k1", "in-48k", "stereo"}
 
 
 def transform(src, name, out_dir):
@@ -82,6 +90,7 @@ def main():
     ap.add_argument("--threshold", type=float, default=None, help="decision threshold (default: vsh's own)")
     ap.add_argument("--vsh-config", default=None, help="a vsh.toml for vsh to read as the user's (e.g. voice.denoise = false)")
     ap.add_argument("--only", action="append", choices=list(TRANSFORMS))
+    ap.add_argument("--no-stock", action="store_true", help="leave out stock pocketsphinx_continuous")
     ap.add_argument("--cache", default=os.path.join(R.ROOT, ".build/bench-real"))
     args = ap.parse_args()
     rows = R.speech_commands_rows() + R.fsdd_rows()
@@ -107,19 +116,29 @@ def main():
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             outs = list(pool.map(one, jobs))
+        stock_jobs = [] if args.no_stock else [(r, n) for (r, n) in jobs if n not in STOCK_CANNOT_READ]
+
+        def stock(job):
+            r, name = job
+            path = r["path"] if name is None else transform(r["path"], name, out_dir)
+            return R.continuous_tool(dict(r, path=path))
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(stock, stock_jobs)))
     finally:
         shutil.rmtree(home, ignore_errors=True)
     base = {r["id"]: o for (r, n), o in zip(jobs, outs) if n is None}
     headroom = {r["id"]: peak(r["path"]) < 0.25 for r in rows} if "+12dB" in names else {}  # room for +12 dB
     print(f"vsh {args.vsh}{' with ' + args.vsh_config if args.vsh_config else ''}; {len(rows)} clips (Speech Commands + fsdd, stratified); "
           f"threshold {'vsh default' if args.threshold is None else args.threshold}")
-    print("| transform | clips | flipped decisions | confidence change, median abs | errors |")
-    print("|---|---|---|---|---|")
-    total_flips = total = 0
+    print("| transform | clips | flipped decisions | confidence change, median abs | errors | stock continuous flipped |")
+    print("|---|---|---|---|---|---|")
+    total_flips = total = stock_flips = stock_total = 0
     with open(os.path.join(args.cache, "invariance.tsv"), "w") as f:
         f.write("id\ttransform\toriginal\ttransformed\tflip\n")
         for n in names:
             flips, deltas, errors, count = 0, [], 0, 0
+            stock_flipped = stock_count = 0
             for (r, name), o in zip(jobs, outs):
                 if name != n:
                     continue
@@ -136,12 +155,20 @@ def main():
                 co = max([u.get("confidence", 0) for u in o.utterances] or [0])
                 deltas.append(abs(cb - co))
                 f.write(f"{r['id']}\t{n}\t{' | '.join(b.accepted)}\t{' | '.join(o.accepted)}\t{int(flip)}\n")
+                sb, so = stock_outs.get((r["id"], None)), stock_outs.get((r["id"], n))
+                if sb and so and not sb.error and not so.error:
+                    stock_count += 1
+                    stock_flipped += so.accepted != sb.accepted
             deltas.sort()
             med = deltas[len(deltas) // 2] if deltas else 0
-            print(f"| {n} | {count} | {R.pct(flips, count)} | {med:.3f} | {errors} |")
+            stock_cell = R.pct(stock_flipped, stock_count) if stock_count else "—"
+            print(f"| {n} | {count} | {R.pct(flips, count)} | {med:.3f} | {errors} | {stock_cell} |")
             total_flips += flips
             total += count
-    print(f"| all | {total} | {R.pct(total_flips, total)} | | |")
+            stock_flips += stock_flipped
+            stock_total += stock_count
+    stock_all = R.pct(stock_flips, stock_total) if stock_total else "—"
+    print(f"| all | {total} | {R.pct(total_flips, total)} | | | {stock_all} |")
     return 0
 
 
