@@ -48,8 +48,8 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
         // -maxhmmpf 2000 (default 30000): where more HMMs than that are active in a frame,
         // as at every word start of the thousand other words, the search narrows its beams
         // for the next frames. Chosen on the fitting speakers from 1000, 2000 and fixed
-        // narrower beams, as the cheapest setting that kept their 12-class top-1: 22% less
-        // CPU on Speech Commands, the same top-1 for speakers never fitted on
+        // narrower beams, as the cheapest setting that kept their 12-class top-1: about a
+        // fifth less CPU on Speech Commands, the same top-1 for speakers never fitted on
         // (research/recognition/SPEED.md).
         decoder = try PocketSphinxDecoder(arguments: [
             "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-maxhmmpf", "2000",
