@@ -3,7 +3,7 @@
 
     python3 bench/real_speech.py [--quick] [--jobs N] [--vsh PATH] [--only sc|fsdd|cards]
                                  [--no-kws] [--vsh-args ARGS] [--vsh-config vsh.toml]
-                                 [--sc-grammar GRAM]
+                                 [--sc-grammar GRAM] [--fold 0|1]
 
 Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README):
   sc     Speech Commands, 12-class protocol, 1,815 clips. The ten words (yes no up down
@@ -434,6 +434,8 @@ def class_table(title, rows, tools, split_note):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fold", type=int, choices=[0, 1], default=None,
+                    help="only the clips of this speaker fold: tune on 0 without running (or seeing) the held-out 1")
     ap.add_argument("--quick", action="store_true", help="speaker-stratified subset (1/4 of the speakers, 1/5 of fsdd)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
@@ -455,6 +457,10 @@ def main():
         log(f"{vsh} is not executable: build it or pass --vsh")
         return 2
     run_tools = set(args.tools.split(","))
+    if args.fold is not None and "kws" in run_tools:
+        log("--fold leaves nothing to fit stock kws's thresholds on (they are cross-validated across the folds): "
+            "add --tools vsh,continuous")
+        return 2
     if run_tools - {"vsh"} and not shutil.which(BASELINE):
         log(f"{BASELINE} not found: `make bench-deps`")
         return 2
@@ -474,6 +480,8 @@ def main():
             rows = prepare(rows, args.cache)
             if args.quick:
                 rows = quick_subset(rows)
+            if args.fold is not None:
+                rows = [r for r in rows if r["fold"] == args.fold]
             tools = []
             if "vsh" in run_tools:
                 outs, cpu = measured(f"{args.label}, {s}", vsh_fn, rows, args.jobs)
