@@ -109,22 +109,18 @@ def main():
     try:
         jobs = [(r, None) for r in rows] + [(r, n) for n in names for r in rows]
 
-        def one(job):
-            r, name = job
-            path = r["path"] if name is None else transform(r["path"], name, out_dir)
-            return tool(dict(r, path=path))
+        def run_on(decide):
+            """A job (clip, transform or None) run through `decide`, on the transformed audio."""
+            def one(job):
+                r, name = job
+                return decide(dict(r, path=r["path"] if name is None else transform(r["path"], name, out_dir)))
+            return one
 
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            outs = list(pool.map(one, jobs))
+            outs = list(pool.map(run_on(tool), jobs))
         stock_jobs = [] if args.no_stock else [(r, n) for (r, n) in jobs if n not in STOCK_CANNOT_READ]
-
-        def stock(job):
-            r, name = job
-            path = r["path"] if name is None else transform(r["path"], name, out_dir)
-            return R.continuous_tool(dict(r, path=path))
-
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(stock, stock_jobs)))
+            stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(run_on(R.continuous_tool), stock_jobs)))
     finally:
         shutil.rmtree(home, ignore_errors=True)
     base = {r["id"]: o for (r, n), o in zip(jobs, outs) if n is None}
