@@ -38,7 +38,10 @@ import VshTestSupport
         try tty.waitFor("the prompt after 'quality high'") { $0.hasSuffix("16-bit mono)\nvsh> ") }
 
         // Ctrl-C abandons the line: nothing runs, a fresh prompt comes back.
+        // Wait for the echo first: the terminal discards input it holds when Ctrl-C
+        // comes (no NOFLSH), so keys vsh has not read yet would never reach the line.
         try tty.type("bogus words")
+        try tty.waitFor("the typed line") { $0.hasSuffix("vsh> bogus words") }
         try tty.send("C-c")
         try tty.waitFor("fresh prompt after Ctrl-C") { $0.hasSuffix("vsh> bogus words\nvsh> ") }
         #expect(!(try tty.screen()).contains("unknown command 'bogus'"))
