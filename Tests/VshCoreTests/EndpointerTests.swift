@@ -5,6 +5,7 @@ import Testing
 @testable import VshVoice
 @testable import VshCommandFiles
 @testable import VshCommands
+import VshTestSupport
 
 @Suite struct EndpointerTests {
     /// Quiet noise with tone bursts: each burst is one utterance, padded, in stream time.
@@ -202,12 +203,10 @@ extension EndpointerTests {
     /// TPDF dither, as sox and most recorders add) holds no speech: the dither is 3 dB
     /// over digital silence (`silenceEnergy`), not the 4 dB that starts an utterance.
     @Test func ditherAfterDigitalSilenceIsNoSpeech() {
-        var seed: UInt64 = 20261125
-        func uniform() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(UInt64(1) << 53)
+        var random = SplitMix64(seed: 20261125)
+        let dither = (0..<(3 * 16_000)).map { _ in
+            Int16((Double.random(in: 0..<1, using: &random) - Double.random(in: 0..<1, using: &random)).rounded())
         }
-        let dither = (0..<(3 * 16_000)).map { _ in Int16((uniform() - uniform()).rounded()) }
         let audio = [Int16](repeating: 0, count: 16_000) + dither
         #expect(dither.contains(1) && dither.contains(-1))
         #expect(Self.utterances(Self.run(audio)).isEmpty)
