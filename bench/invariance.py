@@ -116,10 +116,9 @@ def main():
                 return decide(dict(r, path=r["path"] if name is None else transform(r["path"], name, out_dir)))
             return one
 
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            outs = list(pool.map(run_on(tool), jobs))
         stock_jobs = [] if args.no_stock else [(r, n) for (r, n) in jobs if n not in STOCK_CANNOT_READ]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            outs = list(pool.map(run_on(tool), jobs))
             stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(run_on(R.continuous_tool), stock_jobs)))
     finally:
         shutil.rmtree(home, ignore_errors=True)
