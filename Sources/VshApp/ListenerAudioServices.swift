@@ -28,11 +28,8 @@ final class ListenerAudioServices: AudioServices {
             guard let stream = audio.sharedStream() else {
                 throw AudioError("the audio input \(path) is busy or closed; record --from FILE records a file of its own")
             }
-            let key = try (base as? SystemAudioServices)?.sealingKey()
-            let source = try RecordingSource(
+            return try RecordingSource(
                 stream: stream, name: audio.name, description: "file \(audio.name) (as the microphone)", rate: rate)
-            source.sealingKey = key
-            return source
         }
     }
 

@@ -39,8 +39,7 @@ enum PromptListening {
         voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
         voice.endsSession = VoicePrompt.endsSession(in: { session.registry })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
-        let store = session.paths.store, keyFile = KeyFile(path: session.paths.keyFile)
-        clips.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }
+        clips.sealing = session.store.sealing
         voice.clips = clips
 
         let input = AudioInput.resolve(options.audioIn ?? session.settings.audioDevice)

@@ -28,7 +28,6 @@ final class SystemAudioServices: AudioServices {
     }
 
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput {
-        let key = try sealingKey()
         let source: RecordingSource
         switch (file, input) {
         case (let file?, _), (nil, .file(let file)):
@@ -40,14 +39,7 @@ final class SystemAudioServices: AudioServices {
             }
             source = try RecordingSource.microphone(device: device, rate: rate)
         }
-        source.sealingKey = key
         return source
-    }
-
-    /// The key recordings are sealed with while the store encrypts audio (`encrypt on`);
-    /// throws, before anything is recorded, when the store encrypts but the key is missing.
-    func sealingKey() throws -> AudioKey? {
-        try TranscriptStore(directory: paths.store).recordingKey(keyFile: KeyFile(path: paths.keyFile))
     }
 
     func dictation() throws -> StreamingRecognizer {

@@ -36,9 +36,13 @@ public final class FileAudioSource: AudioSource {
     /// Converted samples not yet handed out: `pending[pendingStart...]`.
     private var pending: [Int16] = []
     private var pendingStart = 0
-    private var framesRead: Int64 = 0
+    /// Frames of the file read so far (at its own rate).
+    private(set) var framesRead: Int64 = 0
     private var produced: Int64 = 0
     private var ended = false
+    /// Sees each block as it is read, downmixed to mono at the file's own rate, before
+    /// any conversion: what `record --from` writes, so the note keeps the file's bandwidth.
+    var nativeTap: (([Int16]) -> Void)?
 
     static let blockFrames = 4096
 
@@ -99,6 +103,7 @@ public final class FileAudioSource: AudioSource {
         }
         framesRead += Int64(frames)
         let mono = Self.downmix(block, frames: frames, channels: channels)
+        nativeTap?(mono)
         let converted = resampler?.process(mono) ?? mono
         pending += converted
         produced += Int64(converted.count)
@@ -108,18 +113,10 @@ public final class FileAudioSource: AudioSource {
     /// frames account for, then drops the excess, so the length matches the file's.
     private func flushResampler() {
         guard let resampler else { return }
-        let rate = Int64(sampleRate)
-        let expected = (framesRead * Int64(Self.outputRate) + rate / 2) / rate
-        let silence = [Int16](repeating: 0, count: 256)
-        // Any SpeexDSP filter is far shorter than 64 × 256 input samples; the bound only
-        // guards against a resampler that stops producing.
-        var rounds = 0
-        while produced < expected && rounds < 64 {
-            let out = resampler.process(silence)
-            pending += out
-            produced += Int64(out.count)
-            rounds += 1
-        }
+        let expected = resampler.outputLength(forInput: framesRead)
+        let tail = resampler.flush(produced: produced, expected: expected)
+        pending += tail
+        produced += Int64(tail.count)
         let excess = min(Int(produced - expected), pending.count - pendingStart)
         if excess > 0 {
             pending.removeLast(excess)

@@ -10,14 +10,13 @@ public final class RecordingSource: RecordingInput {
     public let description: String
     public let sampleRate: Int
     private let read16k: (inout [Int16]) throws -> Int
-    private var writer: RecordingWriter?
-    /// Set while the store encrypts audio: the file is then written sealed with it.
-    public var sealingKey: AudioKey?
-    /// Converts what recognition gets (16 kHz) to the file's rate, for file inputs; the
-    /// microphone writes the device's own audio instead.
+    private var writer: DraftWriter?
+    /// Converts what recognition gets (16 kHz) to the recording's rate, for a stream
+    /// (the listener's file); the microphone and files write their own audio instead.
     private let toFileRate: Resampler?
-    private let close: () -> Void
-    /// Files write what recognition reads; the microphone writes in its capture tap.
+    private var close: () -> Void = {}
+    /// A stream writes what recognition reads; the microphone writes in its capture tap,
+    /// a file in its tap of the file's own rate.
     private let writesOnRead: Bool
     /// The first failure to write the file (disk full): the next read throws it, so the
     /// recording ends with what was written rather than going on unrecorded.
@@ -41,19 +40,40 @@ public final class RecordingSource: RecordingInput {
         let tap = TapBox()
         let mic = try MicrophoneSource(capture: capture, maxSeconds: maxSeconds, tap: { tap.write?($0) })
         read16k = { try mic.read(into: &$0) }
-        close = { mic.close() }
         overrunCount = { capture.overruns }
+        close = { mic.close() }
         tap.write = { [unowned self] samples in
             guard writeFailure == nil else { return }
             do { try writer?.append(samples) } catch { writeFailure = error }
         }
     }
 
-    /// A file, recorded until it ends, written at `rate`.
-    public convenience init(file: String, rate: Int) throws {
-        let source = try FileAudioSource(path: file)
-        try self.init(stream: source, name: source.name,
-                      description: "file \((file as NSString).lastPathComponent)", rate: rate)
+    /// A file, recorded until it ends, written at `rate` from the file's own audio (not
+    /// from the 16 kHz that recognition reads), so a 48 kHz note of a 48 kHz file keeps
+    /// its bandwidth.
+    public init(file path: String, rate: Int) throws {
+        let file = try FileAudioSource(path: path)
+        name = file.name
+        description = "file \((path as NSString).lastPathComponent)"
+        sampleRate = rate
+        let toRate = file.sampleRate == rate ? nil : try Resampler(from: file.sampleRate, to: rate)
+        toFileRate = nil
+        writesOnRead = false
+        read16k = { try file.read(into: &$0) }
+        overrunCount = { 0 }
+        var written: Int64 = 0
+        close = { [unowned self] in
+            // The filter's tail, so the note is as long as the file.
+            guard let toRate, writeFailure == nil, let writer else { return }
+            let tail = toRate.flush(produced: written, expected: toRate.outputLength(forInput: file.framesRead))
+            do { try writer.append(tail) } catch { writeFailure = error }
+        }
+        file.nativeTap = { [unowned self] samples in
+            guard writeFailure == nil, let writer else { return }
+            let converted = toRate?.process(samples) ?? samples
+            written += Int64(converted.count)
+            do { try writer.append(converted) } catch { writeFailure = error }
+        }
     }
 
     /// Any 16 kHz stream (a file, or the file the prompt's listener is reading), written
@@ -64,14 +84,13 @@ public final class RecordingSource: RecordingInput {
         sampleRate = rate
         toFileRate = rate == FileAudioSource.outputRate ? nil : try Resampler(from: FileAudioSource.outputRate, to: rate)
         read16k = { try stream.read(into: &$0) }
-        close = {}
         writesOnRead = true
         overrunCount = { 0 }
     }
 
-    public func startWriting(to path: String) throws {
-        writer = try sealingKey.map { try SealedWavWriter(path: path, sampleRate: sampleRate, key: $0) }
-            ?? WavWriter(path: path, sampleRate: sampleRate)
+    public func startWriting(to writer: DraftWriter) {
+        precondition(writer.sampleRate == sampleRate, "a \(sampleRate) Hz recording written at \(writer.sampleRate) Hz")
+        self.writer = writer
     }
 
     public var writtenSeconds: Double { writer?.duration ?? 0 }
@@ -88,6 +107,7 @@ public final class RecordingSource: RecordingInput {
 
     public func finish() throws {
         close()
+        if let writeFailure { throw writeFailure }
         try writer?.finish()
     }
 }

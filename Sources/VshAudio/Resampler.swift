@@ -57,4 +57,26 @@ public final class Resampler {
         }
         return produced
     }
+
+    /// How many samples `inputLength` input samples make at the output rate, rounded.
+    public func outputLength(forInput inputLength: Int64) -> Int64 {
+        let rate = Int64(inputRate)
+        return (inputLength * Int64(outputRate) + rate / 2) / rate
+    }
+
+    /// The end of a stream: pushes silence through the filter until `produced` samples
+    /// (given out so far) reach `expected` (`outputLength`), and returns the tail, cut
+    /// so that the total is `expected` where the output had not passed it already.
+    public func flush(produced: Int64, expected: Int64) -> [Int16] {
+        let silence = [Int16](repeating: 0, count: 256)
+        var tail: [Int16] = []
+        // Any SpeexDSP filter is far shorter than 64 × 256 input samples; the bound only
+        // guards against a resampler that stops producing.
+        var rounds = 0
+        while produced + Int64(tail.count) < expected && rounds < 64 {
+            tail += process(silence)
+            rounds += 1
+        }
+        return Array(tail.prefix(max(0, Int(expected - produced))))
+    }
 }

@@ -56,7 +56,7 @@ public final class Recorder {
         // (the input keeps what arrives meanwhile), so a slow model loses nothing.
         let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
         var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
-        try input.startWriting(to: draft.audioPath)
+        input.startWriting(to: try store.draftWriter(for: draft))
         started()
         let dictation = try voice.dictation()
         // Without the spotter (a model whose dictionary lacks the words) a recording still
@@ -68,9 +68,7 @@ public final class Recorder {
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
         }
-        let pipeline = DictationPipeline(
-            source: input, frontEnd: voice.path.frontEnd(), useProcessed: false, endpointer: voice.path.endpointer(),
-            recognizer: dictation, interim: true)
+        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: true)
         pipeline.stopSpotter = spotter
         var words: [RecognizedWord] = []
         var partial = ""

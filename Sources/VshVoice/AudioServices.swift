@@ -23,13 +23,14 @@ public protocol AudioServices: AnyObject {
 }
 
 /// Audio being recorded: reading it delivers 16 kHz for recognition, and everything
-/// read is also written, at the recording's own rate, to the file `startWriting` names.
+/// read is also written, at the recording's own rate, to the writer `startWriting` gets
+/// (the store's: `TranscriptStore.draftWriter(for:)`, sealed while it encrypts).
 public protocol RecordingInput: AudioSource {
     /// The rate the audio is written at (the device's, or the quality's for files).
     var sampleRate: Int { get }
     /// `microphone default`, `file notes.wav`: how the recording was made.
     var description: String { get }
-    func startWriting(to path: String) throws
+    func startWriting(to writer: DraftWriter)
     /// Seconds written so far.
     var writtenSeconds: Double { get }
     /// How often the device overran (audio arrived faster than it was read, and some was

@@ -4,7 +4,7 @@ import Testing
 import VshCore
 import VshTestSupport
 @testable import VshAudio
-import VshStore
+@testable import VshStore
 import VshVoice
 
 /// FileAudioSource on real files that sox writes at test time, and WavWriter read back.

@@ -32,9 +32,11 @@ import VshTestSupport
         #expect(SealedAudio.isSealed(path: store.directory + "/drafts/20260101-0000.wav"))
         let key = try #require(try KeyFile(path: harness.session.paths.keyFile).load())
         #expect(store.encryptionKeyID == key.id)
-        #expect(try store.recordingKey(keyFile: KeyFile(path: harness.session.paths.keyFile))?.id == key.id)
+        #expect(try store.recordingKey()?.id == key.id, "the session's store has the key file the paths name")
         // Without the key, recording is refused rather than written plain.
-        #expect(throws: CommandError.self) { try store.recordingKey(keyFile: KeyFile(path: "/nonexistent/key")) }
+        let keyless = TranscriptStore(directory: store.directory, keyFile: KeyFile(path: "/nonexistent/key"))
+        #expect(throws: CommandError.self) { try keyless.recordingKey() }
+        #expect(throws: CommandError.self) { try keyless.audioWriter(path: store.directory + "/drafts/x.wav", sampleRate: 16_000) }
         #expect(harness.script(["encrypt off"]) == 0, "\(harness.error.text)")
         #expect(StoreFiles.read(store.directory + "/drafts/20260101-0000.wav") == wav)
         #expect(store.encryptionKeyID == nil)

@@ -110,8 +110,7 @@ public struct TrainCommand: ShellCommand {
     /// The takes of this store, sealed while it encrypts audio.
     static func takes(_ session: Session) -> TrainingTakes {
         var takes = TrainingTakes(store: session.paths.store)
-        let store = session.paths.store, keyFile = KeyFile(path: session.paths.keyFile)
-        takes.sealing = { try TranscriptStore(directory: store).recordingKey(keyFile: keyFile) }
+        takes.sealing = session.store.sealing
         return takes
     }
 

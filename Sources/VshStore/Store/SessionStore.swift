@@ -5,9 +5,10 @@ extension Session {
     private enum DraftKey: SessionKey { typealias Value = TranscriptStore.Draft }
     private enum LastDraftKey: SessionKey { typealias Value = String }
 
-    /// The transcript store at `paths.store`, opened on first use.
+    /// The transcript store at `paths.store`, with the key file at `paths.keyFile`, opened
+    /// on first use.
     public var store: TranscriptStore {
-        get { part(StoreKey.self) { TranscriptStore(directory: paths.store) } }
+        get { part(StoreKey.self) { TranscriptStore(directory: paths.store, keyFile: KeyFile(path: paths.keyFile)) } }
         set { self[StoreKey.self] = newValue }
     }
 

@@ -25,7 +25,7 @@ extension TranscriptStore {
     /// The key new recordings (and clips) are sealed with: nil when the store does not
     /// encrypt. Throws, naming the key file and what to do, when it does but the key is
     /// missing or another one: vsh never records plain into an encrypted store.
-    public func recordingKey(keyFile: KeyFile? = KeyFile.current) throws -> AudioKey? {
+    public func recordingKey() throws -> AudioKey? {
         guard let id = encryptionKeyID else { return nil }
         guard let keyFile else { throw CommandError("the store \(directory) encrypts its audio, and vsh has no key file configured") }
         let key = try keyFile.load()
@@ -37,6 +37,31 @@ extension TranscriptStore {
                     + "Restore the key file from your backup, or run 'encrypt' to see the state")
         }
         return key
+    }
+
+    /// `recordingKey`, asked anew at each call: for writers of whole files (clips, takes)
+    /// that may outlive an `encrypt on|off`.
+    public var sealing: @Sendable () throws -> AudioKey? {
+        let (directory, keyFile) = (directory, keyFile)
+        return { try TranscriptStore(directory: directory, keyFile: keyFile).recordingKey() }
+    }
+
+    /// A writer for a recording's audio at `path`, sealed with the store's key while it
+    /// encrypts audio, plain otherwise: the one place that chooses. Throws, before anything
+    /// is written, when the store encrypts but the key is missing (`recordingKey`).
+    public func audioWriter(path: String, sampleRate: Int) throws -> DraftWriter {
+        if let key = try recordingKey() { return try SealedWavWriter(path: path, sampleRate: sampleRate, key: key) }
+        return try WavWriter(path: path, sampleRate: sampleRate)
+    }
+
+    /// The writer for `draft`'s audio (`audioWriter(path:sampleRate:)`).
+    public func draftWriter(for draft: Draft) throws -> DraftWriter {
+        try audioWriter(path: draft.audioPath, sampleRate: draft.sampleRate)
+    }
+
+    /// A whole WAV file's bytes as the store keeps them: sealed while it encrypts audio.
+    public func storedAudio(_ wav: Data) throws -> Data {
+        try recordingKey().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
     }
 
     /// Every audio file vsh keeps in the store: `*.wav` in the store, in `drafts/`, in

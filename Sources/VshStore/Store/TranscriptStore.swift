@@ -11,14 +11,22 @@ public final class TranscriptStore {
     public let directory: String
     /// The zone new dates are written in and listings are grouped by.
     public let timeZone: TimeZone
+    /// The key file new audio is sealed with while the store encrypts (`encrypt on`); nil
+    /// when vsh has none configured.
+    public let keyFile: KeyFile?
     private let clock: () -> Date
     /// What the store put right after an interrupted change, not yet told (`takeNotices`).
     var notices: [String] = []
 
     /// A store rooted at `directory` (created on the first change, mode 0700). `clock`
-    /// and `timeZone` are injected so tests can fix "now".
-    public init(directory: String, clock: @escaping () -> Date = Date.init, timeZone: TimeZone = .current) {
+    /// and `timeZone` are injected so tests can fix "now"; `keyFile` defaults to the one
+    /// the configuration names (`KeyFile.current`).
+    public init(
+        directory: String, keyFile: KeyFile? = KeyFile.current, clock: @escaping () -> Date = Date.init,
+        timeZone: TimeZone = .current
+    ) {
         self.directory = directory
+        self.keyFile = keyFile
         self.clock = clock
         self.timeZone = timeZone
     }

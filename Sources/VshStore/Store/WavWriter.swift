@@ -1,7 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// Writes a recording as it goes: a 16-bit mono PCM WAV with the canonical 44-byte header,
 /// created with mode 0600 (recordings of a voice are private).

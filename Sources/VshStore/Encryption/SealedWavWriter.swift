@@ -1,12 +1,13 @@
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// What a recording writes its audio through: a plain WAV (`WavWriter`) or, while the
-/// store encrypts audio, a sealed one (`SealedWavWriter`). `RecordingSource` picks.
-protocol RecordingWriter: AnyObject {
+/// store encrypts audio, a sealed one (`SealedWavWriter`). The store picks
+/// (`TranscriptStore.draftWriter(for:)`), so no recorder can write plain audio into a
+/// store that encrypts.
+public protocol DraftWriter: AnyObject {
     var path: String { get }
+    var sampleRate: Int { get }
     /// Samples appended so far.
     var sampleCount: Int { get }
     /// Seconds appended so far.
@@ -15,7 +16,7 @@ protocol RecordingWriter: AnyObject {
     func finish() throws
 }
 
-extension WavWriter: RecordingWriter {}
+extension WavWriter: DraftWriter {}
 
 /// Writes a recording as it goes, encrypted (`encrypt on`): the same 16-bit mono WAV as
 /// `WavWriter`, as the bytes of a sealed file (`SealedAudio`, FORMAT.md) whose chunks
@@ -28,7 +29,7 @@ extension WavWriter: RecordingWriter {}
 /// length from the chunks, as they do for a plain WAV whose recorder was killed.
 ///
 /// Owns the `SealedAudioWriter` (and through it the descriptor). Not thread-safe.
-public final class SealedWavWriter: RecordingWriter {
+public final class SealedWavWriter: DraftWriter {
     public let path: String
     public let sampleRate: Int
     public private(set) var sampleCount = 0

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import VshTestSupport
+@testable import VshCore
+@testable import VshStore
+@testable import VshVoice
+@testable import VshCommands
+
+/// `Recorder` over fakes: the voice path the settings make, and the store's writer.
+@Suite struct RecorderTests {
+    /// 16 kHz audio from memory, written to the writer it is given as it is read.
+    final class MemoryInput: RecordingInput {
+        let name = "memory"
+        let description = "memory"
+        let sampleRate = 16_000
+        let source: FakeAudioSource
+        var writer: DraftWriter?
+        init(_ samples: [Int16]) { source = FakeAudioSource(samples) }
+        func startWriting(to writer: DraftWriter) { self.writer = writer }
+        var writtenSeconds: Double { writer?.duration ?? 0 }
+        var overruns: Int { 0 }
+        func read(into buffer: inout [Int16]) throws -> Int {
+            let n = try source.read(into: &buffer)
+            if n > 0 { try writer?.append(Array(buffer[0..<n])) }
+            return n
+        }
+        func finish() throws { try writer?.finish() }
+    }
+
+    /// Dictation that keeps the audio of each utterance it decodes whole.
+    final class KeepingDictation: StreamingRecognizer {
+        var decoded: [[Int16]] = []
+        func recognize(_ samples: [Int16], start: Double) -> Recognition {
+            decoded.append(samples)
+            return Recognition(words: [RecognizedWord(word: "hello", start: start, end: start + 0.5, confidence: 1)], confidence: 1)
+        }
+        func begin(at start: Double) {}
+        func feed(_ samples: [Int16]) -> String { "" }
+        func end() -> Recognition { Recognition(words: [], confidence: 0) }
+    }
+
+    /// A front end that halves the audio, so that its output can be told from the input.
+    final class Halving: Preprocessor {
+        func process(_ frame: inout [Int16]) {
+            for i in frame.indices { frame[i] /= 2 }
+        }
+    }
+
+    final class Services: AudioServices {
+        let input: MemoryInput
+        let dictationRecognizer = KeepingDictation()
+        let path: VoicePath
+        init(_ samples: [Int16], settings: Settings) {
+            input = MemoryInput(samples)
+            path = VoicePath(
+                settings: settings, frontEnd: { _, _ in Halving() },
+                recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
+        }
+        func recordingInput(file: String?, rate: Int) throws -> RecordingInput { input }
+        func dictation() throws -> StreamingRecognizer { dictationRecognizer }
+        func play(path: String, progress: (Double, Double) -> Bool) throws {}
+        func modelAdapter() throws -> (adapter: ModelAdapter, base: String) { throw CommandError("no model in this test") }
+    }
+
+    static func record(_ services: Services, store: TranscriptStore) throws -> Recorder.Result {
+        try Recorder(store: store, voice: services).record(
+            file: nil, quality: .medium, shouldStop: { nil }, status: { _ in })
+    }
+
+    /// `voice.denoise = true`: dictation decodes the front end's audio, as `transcribe`
+    /// does; `auto` leaves dictation the raw audio.
+    @Test func denoiseOnGivesDictationTheFrontEndsAudio() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let audio = TestSignal.bursts([0.5, 1.0, 1.0])
+        var heard: [Denoise: [Int16]] = [:]
+        for denoise in [Denoise.on, .auto] {
+            var settings = Settings()
+            settings.denoise = denoise
+            let services = Services(audio, settings: settings)
+            let result = try Self.record(services, store: TranscriptStore(directory: dir.file("store"), keyFile: nil))
+            #expect(result.draft.transcript == "hello")
+            #expect(result.draft.duration == 2.5, "the draft holds all the raw audio")
+            heard[denoise] = try #require(services.dictationRecognizer.decoded.first)
+        }
+        let raw = try #require(heard[.auto]), processed = try #require(heard[.on])
+        // The same utterance: `auto` decodes it as the endpointer cut it, `on` halved.
+        #expect(raw.count > 16_000 && processed.count == raw.count)
+        let halved = processed == raw.map { $0 / 2 }
+        #expect(halved, "on: dictation decodes the front end's audio, not the raw")
+    }
+
+    /// A store that encrypts gets a sealed draft whatever the audio services are: the
+    /// store hands out the writer, not the services.
+    @Test func aRecordingIntoAnEncryptingStoreIsSealed() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let keyFile = KeyFile(path: dir.file("config/key"))
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: keyFile)
+        try store.setEncryption(try keyFile.create())
+        let services = Services(TestSignal.bursts([0.5, 1.0, 1.0]), settings: Settings())
+        let result = try Self.record(services, store: store)
+        #expect(SealedAudio.isSealed(path: result.draft.audioPath))
+        #expect(result.draft.duration > 2.4)
+
+        // Without its key the store refuses to record rather than write plain audio.
+        let keyless = TranscriptStore(directory: dir.file("store"), keyFile: KeyFile(path: dir.file("elsewhere/key")))
+        #expect(throws: CommandError.self) {
+            try Self.record(Services(TestSignal.bursts([0.5, 1.0]), settings: Settings()), store: keyless)
+        }
+    }
+}
