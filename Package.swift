@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "VshAlsaFaults", type: .dynamic, targets: ["CAlsaFaults"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.6: `@ParentCommand`, through which `vsh listen` reads the root's `--config`.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Encryption of audio at rest (`encrypt on`): ChaChaPoly, HKDF, SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),

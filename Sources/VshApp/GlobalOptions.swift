@@ -22,8 +22,17 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// What `vsh listen` and `vsh transcribe` take besides their own options: they read a
-/// file, so the device and store options of the shell do not apply to them.
+/// file, so the device options of the shell do not apply to them. The parser hands
+/// `--config` to the root command wherever it stands on the line, so `directory` reads it
+/// there too (`vsh listen --config DIR` and `vsh --config DIR listen` alike); the option is
+/// declared here as well so that the subcommand's help shows it.
 struct ToolOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Configuration directory (env VSH_CONFIG; default $XDG_CONFIG_HOME/vsh).", valueName: "dir"))
     var config: String?
+
+    /// The context of a subcommand of `root`: its `--config` (and the root's `--store`,
+    /// whose adapted model it hears with).
+    func app(root: VshMain) throws -> AppContext {
+        try AppContext(store: root.global.store, config: config ?? root.global.config)
+    }
 }

@@ -15,6 +15,7 @@ struct ListenSubcommand: ParsableCommand {
         abstract: "Run the voice path over an audio file and print what each utterance would do.")
 
     @OptionGroup var tool: ToolOptions
+    @ParentCommand var root: VshMain
 
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
@@ -49,7 +50,7 @@ struct ListenSubcommand: ParsableCommand {
     }
 
     func run() throws {
-        let app = try AppContext(store: nil, config: tool.config)
+        let app = try tool.app(root: root)
         let path = app.voicePath
         let (jsgf, vocabulary, isFinal, interpret) = try app.commandGrammar(file: grammar)
         let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)

@@ -15,6 +15,7 @@ struct TranscribeSubcommand: ParsableCommand {
         abstract: "Transcribe audio files with the language model, or spot keywords in them.")
 
     @OptionGroup var tool: ToolOptions
+    @ParentCommand var root: VshMain
 
     @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var files: [String]
@@ -45,7 +46,7 @@ struct TranscribeSubcommand: ParsableCommand {
     }
 
     func run() throws {
-        let app = try AppContext(store: nil, config: tool.config)
+        let app = try tool.app(root: root)
         PocketSphinxLog.send(to: app.paths.recognizerLog)
         let recognizer: StreamingRecognizer
         if let keywords {

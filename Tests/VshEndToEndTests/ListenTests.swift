@@ -83,11 +83,32 @@ import VshTestSupport
         let vsh = VshBinary()
         defer { vsh.remove() }
         let grammar = EvalData.repository + "/bench/commands.gram"
-        for sentence in EvalData.librivox() {
+        let sentences = EvalData.librivox()
+        #expect(sentences.count == 5, "the five librivox sentences of Tests/Fixtures")
+        for sentence in sentences {
             let lines = try listen(vsh, ["--from", sentence.path, "--grammar", grammar])
             #expect(!lines.isEmpty, "the sentence is heard as speech")
             #expect(lines.allSatisfy { $0.command == nil }, "\(sentence.path): \(lines.map(\.text))")
         }
+    }
+
+    /// `--config DIR` is read wherever it stands: after `listen` (where the subcommand's
+    /// help shows it) and before it (the root's option). A model directory that does not
+    /// exist, set only in DIR's vsh.toml, shows which configuration was read.
+    @Test func configDirectoryIsReadAfterOrBeforeTheSubcommand() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let config = vsh.home.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try Data("[voice]\nmodel = \"/nonexistent/model\"\n".utf8).write(to: URL(fileURLWithPath: config + "/vsh.toml"))
+        let file = Self.real + "/cards/001.wav"
+        for arguments in [["listen", "--from", file, "--config", config], ["--config", config, "listen", "--from", file],
+                          ["transcribe", file, "--config", config]] {
+            let result = try vsh.run(arguments)
+            #expect(result.status != 0, "\(arguments): \(result.stdout)")
+            #expect(result.stderr.contains("/nonexistent/model"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try vsh.run(["listen", "--from", file]).status == 0, "without it, the default configuration")
     }
 
     @Test func missingFileIsAClearError() throws {
