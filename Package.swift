@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Every Swift target imports exactly what it uses: a member of another module (an
+/// extension's property, say) is visible only where that module is imported, so the
+/// imports of each file, and the dependencies below, say what it depends on.
+let importsAsUsed: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 /// Debian packages that provide the C libraries (and, for tests, the tools). The Makefile
 /// installs the same list; `providers:` lets SwiftPM name the package when one is missing.
 let package = Package(
@@ -26,24 +31,40 @@ let package = Package(
         .target(
             name: "VshApp",
             dependencies: [
-                "VshCommands", "VshAudio", "VshLineEditor",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+                "VshCommands", "VshCommandFiles", "VshListening", "VshTraining", "VshAudio", "VshVoice", "VshStore",
+                "VshCore", "VshLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: importsAsUsed),
 
         // The built-in commands (one file each), the list of them, and the recorder.
-        .target(name: "VshCommands", dependencies: ["VshCommandFiles", "VshVoice", "VshStore", "VshCore"]),
+        .target(
+            name: "VshCommands",
+            dependencies: [
+                "VshCommandFiles", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: importsAsUsed),
 
         // The command-file language: parsing, checks, the commands it defines, running them.
-        .target(name: "VshCommandFiles", dependencies: ["VshVoice", "VshCore"]),
+        .target(name: "VshCommandFiles", dependencies: ["VshCore"], swiftSettings: importsAsUsed),
 
-        // Everything from audio frames to a decided command: the seams the adapters
-        // implement, endpointer, confidence, grammar, pipelines, the prompt's listener.
-        .target(name: "VshVoice", dependencies: ["VshStore", "VshCore"]),
+        // Listening at the prompt: the listener thread over the voice path, the decision on
+        // each utterance (run, ask, ignore, wake), the audio clips of spoken commands.
+        .target(name: "VshListening", dependencies: ["VshVoice", "VshStore", "VshCore"], swiftSettings: importsAsUsed),
+
+        // Adapting the model to a person (`train`): the script, takes and their checks, the
+        // ModelAdapter seam, the adapted model's manifest.
+        .target(name: "VshTraining", dependencies: ["VshVoice", "VshStore", "VshCore"], swiftSettings: importsAsUsed),
+
+        // Audio frames to recognised words: the seams the adapters implement, endpointer,
+        // front-end rule, confidence, grammar, the command and dictation pipelines.
+        .target(name: "VshVoice", dependencies: ["VshStore", "VshCore"], swiftSettings: importsAsUsed),
 
         // The transcript store (plain files, FORMAT.md), drafts, trash, encryption at rest.
         .target(
             name: "VshStore",
-            dependencies: ["VshCore", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["VshCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: importsAsUsed),
 
         // Pure Swift, no C library: the shell loop, the command protocol and registry,
         // settings and config files, history, paths. Builds and tests without audio.
@@ -52,19 +73,23 @@ let package = Package(
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]),
+            ],
+            swiftSettings: importsAsUsed),
 
         // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.
         .target(
             name: "VshAudio",
-            dependencies: ["VshVoice", "VshStore", "VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile", "CVshShims"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            dependencies: [
+                "VshTraining", "VshVoice", "VshStore", "VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile",
+                "CVshShims",
+            ],
+            swiftSettings: importsAsUsed + [.swiftLanguageMode(.v5)]),
 
         // libedit adapter for the core's LineReader protocol.
         .target(
             name: "VshLineEditor",
-            dependencies: ["VshVoice", "VshCore", "CLibEdit", "CVshShims"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            dependencies: ["VshCore", "CLibEdit", "CVshShims"],
+            swiftSettings: importsAsUsed + [.swiftLanguageMode(.v5)]),
 
         // One system library per C library: pkg-config for flags, apt for the package.
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
@@ -82,12 +107,17 @@ let package = Package(
         .target(name: "CAlsaFaults", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Fakes for tests: scripted line reader, in-memory sinks.
-        .target(name: "VshTestSupport", dependencies: ["VshCommands", "VshVoice", "VshStore", "VshCore"]),
+        .target(name: "VshTestSupport", dependencies: ["VshCommands", "VshVoice", "VshCore"], swiftSettings: importsAsUsed),
 
         .testTarget(
             name: "VshCoreTests",
-            dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
-        .testTarget(name: "VshEndToEndTests", dependencies: ["VshTestSupport"]),
-        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshTestSupport"]),
+            dependencies: [
+                "VshCommands", "VshCommandFiles", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore",
+                "VshTestSupport",
+            ]),
+        .testTarget(name: "VshEndToEndTests", dependencies: ["VshTraining", "VshCore", "VshTestSupport"]),
+        .testTarget(
+            name: "VshAudioTests",
+            dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
     ]
 )

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import VshAudio
 import VshCore
-import VshStore
 import VshVoice
-import VshCommandFiles
 import VshCommands
+import VshListening
+import VshTraining
 
 /// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
 /// microphone; prints one line per utterance and runs nothing.

@@ -3,8 +3,7 @@ import VshAudio
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
-import VshCommands
+import VshListening
 
 /// The voice services while the prompt listens: `record` takes the input from the
 /// listener (one reader at a time). A device is closed for it; a file continues where
@@ -36,7 +35,6 @@ final class ListenerAudioServices: AudioServices {
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
     func stopSpotter() throws -> StreamingRecognizer? { try base.stopSpotter() }
     var path: VoicePath { base.path }
-    func modelAdapter() throws -> (adapter: ModelAdapter, base: String) { try base.modelAdapter() }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)
     }

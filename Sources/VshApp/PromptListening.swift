@@ -5,7 +5,8 @@ import VshLineEditor
 import VshStore
 import VshVoice
 import VshCommandFiles
-import VshCommands
+import VshListening
+import VshTraining
 
 /// Wires listening at the prompt: the audio input (`--audio-in DEVICE` or `FILE`, else
 /// `voice.device`), the listener thread, the `VoicePrompt` that decides what speech does,

@@ -3,11 +3,11 @@ import VshAudio
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
 import VshCommands
+import VshTraining
 
 /// The real audio side of record and play: ALSA, libsndfile, SpeexDSP, PocketSphinx.
-final class SystemAudioServices: AudioServices {
+final class SystemAudioServices: AudioServices, TrainingServices {
     let settings: Settings
     let paths: Paths
     /// The capture device or audio file `--audio-in` named (default: voice.device).

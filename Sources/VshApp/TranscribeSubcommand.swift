@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import VshAudio
 import VshCore
-import VshStore
 import VshVoice
-import VshCommandFiles
 import VshCommands
 
 /// `vsh transcribe FILE...`: dictation over audio files with the en-us language model,

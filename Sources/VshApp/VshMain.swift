@@ -7,15 +7,17 @@ import VshStore
 import VshVoice
 import VshCommandFiles
 import VshCommands
+import VshTraining
+import VshListening
 
 /// The `vsh` command line. With no command it is the shell: an interactive prompt on a
 /// terminal, a script reader when standard input is a file or pipe.
-public struct VshMain: ParsableCommand {
-    public static let version = "0.1.0"
+package struct VshMain: ParsableCommand {
+    package static let version = "0.1.0"
 
     /// `--help`, the manual page (`make man`) and the completion scripts are all made
     /// from this, and the commands of the prompt from their own `CommandInfo`.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "vsh",
         abstract: "A voice shell: type or speak commands, keep voice notes as plain files.",
         discussion: """
@@ -52,11 +54,11 @@ public struct VshMain: ParsableCommand {
     @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice path as fast as it decodes, not in real time.")
     var fast = false
 
-    public init() {}
+    package init() {}
 
     /// Parses the command line and runs it. Mistakes in the command line are reported by
     /// the parser, with usage; a failure while running is `error: …` as in the shell.
-    public static func start(_ arguments: [String]) -> Never {
+    package static func start(_ arguments: [String]) -> Never {
         var command: ParsableCommand
         do {
             command = try parseAsRoot(Self.arguments(arguments))
@@ -79,7 +81,7 @@ public struct VshMain: ParsableCommand {
     /// expects options is run as if given with `-c` (the words quoted as they were), so a
     /// person who types it from their shell gets the command, not "unexpected argument".
     /// The command line's own subcommands (`listen`, `transcribe`, `help`) keep their meaning.
-    public static func arguments(_ arguments: [String]) -> [String] {
+    package static func arguments(_ arguments: [String]) -> [String] {
         let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c"]
         let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
         if arguments.contains("-c") { return arguments }  // commands given already: the parser says what is extra
@@ -99,7 +101,7 @@ public struct VshMain: ParsableCommand {
         return arguments
     }
 
-    public mutating func run() throws {
+    package mutating func run() throws {
         let app = try AppContext(global: global)
         let (environment, paths, settings, warnings) = (app.environment, app.paths, app.settings, app.warnings)
         let verbose = global.verbose
@@ -133,8 +135,10 @@ public struct VshMain: ParsableCommand {
         for problem in problems { stderr.line(problem.report) }
         session.custom.reportedAtStart = problems
         // With --no-voice no device opens, but files are still recorded (`record --from`).
-        session.voice = SystemAudioServices(
+        let services = SystemAudioServices(
             settings: settings, paths: paths, input: global.audioIn, output: global.audioOut, devices: !global.noVoice)
+        session.voice = services
+        session.training = services
         let shell = Shell(
             session: session, output: stdout, error: stderr,
             style: Style.detect(isTerminal: stdout.isTerminal, environment: environment),

@@ -1,8 +1,6 @@
 import CALSA
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// Records 16-bit mono audio from an ALSA PCM ("default", "hw:0", "plughw:CARD=Mic", or
 /// any name an ALSA configuration defines), at the requested rate or, when the device
@@ -15,20 +13,20 @@ import VshVoice
 /// stops delivering cannot hang vsh in a read. The `snd_pcm_t` belongs to the `AlsaPCM`
 /// this class holds: it closes on `close()` or when this object goes. Not thread-safe:
 /// read and close from one thread.
-public final class AlsaCapture {
+package final class AlsaCapture {
     /// The device name as given.
-    public let name: String
+    package let name: String
     /// The rate the device agreed to, in samples per second; `read` returns this rate.
-    public let rate: Int
+    package let rate: Int
     /// How many channels the device records (1 unless it offers no mono).
-    public let channels: Int
+    package let channels: Int
     /// Frames per ALSA period (10–20 ms when the device allows): a good read size.
-    public let periodFrames: Int
+    package let periodFrames: Int
     /// How many times the device overran (the reader was too slow and audio was lost).
-    public private(set) var overruns = 0
+    package private(set) var overruns = 0
     /// How long the device may deliver nothing before a read gives up: a working device
     /// delivers a period every 10–20 ms.
-    public static let stallSeconds = 2.0
+    package static let stallSeconds = 2.0
 
     private let pcm: AlsaPCM
     /// Interleaved frames read from a multi-channel device, before averaging.
@@ -36,7 +34,7 @@ public final class AlsaCapture {
 
     /// Opens `device` for capture near `rate` Hz. Throws an `AudioError` naming the device,
     /// ALSA's reason and what to try when it cannot be opened or set up.
-    public convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
+    package convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
         try self.init(device: device, rate: rate, configText: nil)
     }
 
@@ -55,7 +53,7 @@ public final class AlsaCapture {
 
     /// Fills `buffer` with mono samples at `rate`, blocking until it is full, and returns
     /// how many it wrote: `buffer.count`, or 0 once closed.
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         try buffer.withUnsafeMutableBufferPointer { try read(into: $0) }
     }
 
@@ -126,5 +124,5 @@ public final class AlsaCapture {
     }
 
     /// Stops recording and closes the device; later reads return 0. Safe to call twice.
-    public func close() { pcm.close() }
+    package func close() { pcm.close() }
 }

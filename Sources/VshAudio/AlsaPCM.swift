@@ -3,7 +3,6 @@ import CVshShims
 import Foundation
 import VshCore
 import VshStore
-import VshVoice
 
 /// Which way audio flows through an `AlsaPCM`, and the words its messages use.
 enum AlsaDirection {

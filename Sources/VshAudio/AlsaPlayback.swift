@@ -1,8 +1,6 @@
 import CALSA
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// Plays 16-bit mono audio through an ALSA PCM ("default", "hw:0", or any name an ALSA
 /// configuration defines) at the rate the device agreed to (`rate`: the requested one, or
@@ -13,15 +11,15 @@ import VshVoice
 /// underruns (counted in `underruns`) and system suspends, and throws when the device goes
 /// away. The `snd_pcm_t` belongs to the `AlsaPCM` this class holds: it closes on `close()`
 /// or when this object goes. Not thread-safe: write, drain and stop from one thread.
-public final class AlsaPlayback {
+package final class AlsaPlayback {
     /// The device name as given.
-    public let name: String
+    package let name: String
     /// The rate the device agreed to, in samples per second; `write` expects this rate.
-    public let rate: Int
+    package let rate: Int
     /// How many channels the device plays (1 unless it offers no mono).
-    public let channels: Int
+    package let channels: Int
     /// How many times the device ran dry (the writer was too slow: a click or a gap).
-    public private(set) var underruns = 0
+    package private(set) var underruns = 0
 
     private let pcm: AlsaPCM
     /// Samples copied to every channel for a multi-channel device.
@@ -29,7 +27,7 @@ public final class AlsaPlayback {
 
     /// Opens `device` for playback near `rate` Hz. Throws an `AudioError` naming the device,
     /// ALSA's reason and what to try when it cannot be opened or set up.
-    public convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
+    package convenience init(device: String = "default", rate: Int = AudioFormat.sampleRate) throws {
         try self.init(device: device, rate: rate, configText: nil)
     }
 
@@ -46,7 +44,7 @@ public final class AlsaPlayback {
 
     /// Queues `samples` (mono, at `rate`), blocking while the device's buffer is full.
     /// Writing after `close()` is a programmer error.
-    public func write(_ samples: [Int16]) throws {
+    package func write(_ samples: [Int16]) throws {
         guard !samples.isEmpty else { return }
         if channels == 1 {
             try samples.withUnsafeBufferPointer { try writeFrames($0.baseAddress!, count: samples.count) }
@@ -76,7 +74,7 @@ public final class AlsaPlayback {
     }
 
     /// Blocks until everything queued has played, then readies the device for more.
-    public func drain() throws {
+    package func drain() throws {
         guard let handle = pcm.handle else { return }
         var err = snd_pcm_drain(handle)
         while err == -EINTR { err = snd_pcm_drain(handle) }  // a signal, not a request to stop
@@ -90,12 +88,12 @@ public final class AlsaPlayback {
 
     /// Drops everything queued, silencing the device at once (for Ctrl-C), and readies it
     /// for more. Failures are left for the next `write` to report.
-    public func stop() {
+    package func stop() {
         guard let handle = pcm.handle else { return }
         _ = snd_pcm_drop(handle)
         _ = snd_pcm_prepare(handle)
     }
 
     /// Closes the device, dropping anything still queued. Safe to call twice.
-    public func close() { pcm.close() }
+    package func close() { pcm.close() }
 }

@@ -2,7 +2,6 @@ internal import CSndFile
 import Foundation
 import VshCore
 import VshStore
-import VshVoice
 
 /// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis (and the other
 /// formats libsndfile knows), or a headerless `.raw` file, read as 16 kHz 16-bit

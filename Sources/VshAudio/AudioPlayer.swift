@@ -1,14 +1,11 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
 
 /// Plays an audio file through ALSA at the file's own rate (so a recording comes out
 /// sample for sample), reporting the level and position as it goes.
-public enum AudioPlayer {
+package enum AudioPlayer {
     /// Blocks until the file has played, or `progress` returns false (then it stops at
     /// once, dropping what is queued).
-    public static func play(
+    package static func play(
         path: String, device: String, configText: String? = nil,
         progress: (_ level: Double, _ position: Double) -> Bool
     ) throws {

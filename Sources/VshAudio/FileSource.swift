@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
 import VshVoice
 
 /// Audio from a file, as the voice path wants it: 16 kHz mono 16-bit, a block at a time.
@@ -15,18 +14,18 @@ import VshVoice
 ///
 /// Streams: holds one block of the file (4096 frames) and what the caller has not yet
 /// taken, never the whole file. Not thread-safe.
-public final class FileAudioSource: AudioSource {
+package final class FileAudioSource: AudioSource {
     /// The rate of what `read(into:)` produces.
-    public static let outputRate = AudioFormat.sampleRate
+    package static let outputRate = AudioFormat.sampleRate
 
     /// The path as given; messages name the file this way.
-    public let name: String
+    package let name: String
     /// The file's own rate in Hz (16000 for `.raw`).
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// The file's own number of channels (1 for `.raw`).
-    public let channels: Int
+    package let channels: Int
     /// Length in seconds, as the file states.
-    public let duration: Double
+    package let duration: Double
 
     private let file: AudioFile
     /// Nil when the file is already at 16 kHz.
@@ -49,7 +48,7 @@ public final class FileAudioSource: AudioSource {
     /// Opens `path`. Throws `AudioError` naming the file and the reason when it is
     /// missing, unreadable, a directory, empty, holds no audio, or is in a format libsndfile
     /// does not read.
-    public init(path: String) throws {
+    package init(path: String) throws {
         file = try AudioFile(path: path)
         name = path
         sampleRate = file.sampleRate
@@ -67,7 +66,7 @@ public final class FileAudioSource: AudioSource {
 
     /// Fills `buffer` with up to `buffer.count` samples of 16 kHz mono audio and returns
     /// how many; 0 once the file is exhausted. Throws when the file fails mid-way.
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         while pending.count - pendingStart < buffer.count && !ended {
             try refill()
         }
@@ -87,7 +86,7 @@ public final class FileAudioSource: AudioSource {
     }
 
     /// The whole file as 16 kHz mono samples: for tests and tools, not for long recordings.
-    public static func readAll(path: String) throws -> [Int16] {
+    package static func readAll(path: String) throws -> [Int16] {
         try FileAudioSource(path: path).readToEnd()
     }
 

@@ -4,14 +4,12 @@ import CSpeexDSP
 import CVshShims
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// What `vsh --version --verbose` says about the audio and speech libraries: each is
 /// called for real, so a broken installation shows here.
-public enum LibraryReport {
+package enum LibraryReport {
     /// One line per library, and the model vsh would load from `modelDirectory`.
-    public static func lines(model: SpeechModel) -> [ComponentVersion] {
+    package static func lines(model: SpeechModel) -> [ComponentVersion] {
         [alsa(), speexDSP(), pocketSphinx(model: model)]
     }
 
@@ -49,7 +47,7 @@ public enum LibraryReport {
 }
 
 /// The real file of the loaded shared library that defines `symbol`.
-public func libraryFile(ofSymbol symbol: String) -> String {
+package func libraryFile(ofSymbol symbol: String) -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard vsh_library_file(symbol, &buffer, buffer.count) == 0 else { return "unknown file" }
     return String(cString: buffer)

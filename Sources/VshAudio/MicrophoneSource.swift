@@ -6,17 +6,17 @@ import VshVoice
 /// The microphone as an `AudioSource`: an `AlsaCapture` converted to the 16 kHz mono the
 /// recogniser wants, with SpeexDSP's resampler when the device runs at another rate.
 /// Not thread-safe: read and close from one thread.
-public final class MicrophoneSource: AudioDevice {
+package final class MicrophoneSource: AudioDevice {
     /// The rate every `read` delivers.
-    public static let outputRate = AudioFormat.sampleRate
+    package static let outputRate = AudioFormat.sampleRate
 
     /// The capture device underneath (its `rate`, `overruns`).
-    public let capture: AlsaCapture
+    package let capture: AlsaCapture
     /// The most audio this source delivers before it reports the end of the stream; nil
     /// for no end. A bound is also how a test reads a `file` PCM: once its input file is
     /// used up, ALSA keeps returning old data rather than an error.
-    public let maxSeconds: Double?
-    public var name: String { capture.name }
+    package let maxSeconds: Double?
+    package var name: String { capture.name }
 
     /// nil when the device already runs at 16 kHz.
     private let resampler: Resampler?
@@ -31,7 +31,7 @@ public final class MicrophoneSource: AudioDevice {
     /// Opens `device` (an ALSA PCM name), asking it for `deviceRate` Hz (it may pick the
     /// nearest rate it offers), and delivers 16 kHz. Throws an `AudioError` that says what
     /// to try when the device cannot be opened.
-    public convenience init(device: String = "default", deviceRate: Int = MicrophoneSource.outputRate,
+    package convenience init(device: String = "default", deviceRate: Int = MicrophoneSource.outputRate,
                             maxSeconds: Double? = nil) throws {
         try self.init(capture: AlsaCapture(device: device, rate: deviceRate), maxSeconds: maxSeconds)
     }
@@ -40,7 +40,7 @@ public final class MicrophoneSource: AudioDevice {
     private let tap: (([Int16]) -> Void)?
 
     /// Delivers `capture`'s audio at 16 kHz, ending after `maxSeconds` when given.
-    public init(capture: AlsaCapture, maxSeconds: Double? = nil, tap: (([Int16]) -> Void)? = nil) throws {
+    package init(capture: AlsaCapture, maxSeconds: Double? = nil, tap: (([Int16]) -> Void)? = nil) throws {
         self.capture = capture
         self.tap = tap
         self.maxSeconds = maxSeconds
@@ -53,7 +53,7 @@ public final class MicrophoneSource: AudioDevice {
     /// Fills `buffer` with up to `buffer.count` samples at 16 kHz and returns how many:
     /// at least one, blocking until the device has them; 0 once `maxSeconds` of audio has
     /// been delivered or the source is closed.
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         let wanted = min(buffer.count, limit.map { $0 - delivered } ?? Int.max)
         guard wanted > 0 else { return 0 }
         let count: Int
@@ -80,5 +80,5 @@ public final class MicrophoneSource: AudioDevice {
     }
 
     /// Closes the device; later reads return 0.
-    public func close() { capture.close() }
+    package func close() { capture.close() }
 }

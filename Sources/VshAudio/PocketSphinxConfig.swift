@@ -1,9 +1,6 @@
 import Foundation
 import CPocketSphinx
 import CVshShims
-import VshCore
-import VshStore
-import VshVoice
 
 /// A PocketSphinx decoder configuration (`cmd_ln_t`). Owns the handle; freed in deinit.
 /// `cmd_ln_init` is variadic, so arguments go through `cmd_ln_parse_r` as an argv array.
@@ -30,13 +27,13 @@ final class PocketSphinxConfig {
 
 /// PocketSphinx logs a lot to stderr. vsh sends it to a log file instead (or nowhere),
 /// never to the terminal.
-public enum PocketSphinxLog {
+package enum PocketSphinxLog {
     nonisolated(unsafe) private static var configured = false
 
     /// Sends PocketSphinx's log to `path`, or discards it when `path` is nil.
     /// Returns false when the file cannot be opened (then the log is discarded).
     @discardableResult
-    public static func send(to path: String?) -> Bool {
+    package static func send(to path: String?) -> Bool {
         configured = true
         if let path {
             try? FileManager.default.createDirectory(
@@ -50,7 +47,7 @@ public enum PocketSphinxLog {
 
     /// The log's size past which it is moved to `NAME.1` (the one before that is
     /// dropped), so that it never grows without end: two files of at most about this.
-    public static let limit = 1 << 20
+    package static let limit = 1 << 20
 
     /// Moves the log aside when it has grown past `limit`.
     static func rotate(_ path: String) {

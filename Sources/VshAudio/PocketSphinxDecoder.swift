@@ -1,8 +1,6 @@
 import CPocketSphinx
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// A PocketSphinx decoder (`ps_decoder_t`) with named searches: command grammars
 /// (JSGF) and keyword lists. Owns the decoder; freed in deinit. One thread at a time.

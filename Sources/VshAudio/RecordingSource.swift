@@ -1,14 +1,13 @@
 import Foundation
-import VshCore
 import VshStore
 import VshVoice
 
 /// The microphone or a file as a recording: audio read is written to a WAV file at the
 /// recording's rate, and handed on at 16 kHz for recognition.
-public final class RecordingSource: RecordingInput {
-    public let name: String
-    public let description: String
-    public let sampleRate: Int
+package final class RecordingSource: RecordingInput {
+    package let name: String
+    package let description: String
+    package let sampleRate: Int
     private let read16k: (inout [Int16]) throws -> Int
     private var writer: DraftWriter?
     /// Converts what recognition gets (16 kHz) to the recording's rate, for a stream
@@ -23,10 +22,10 @@ public final class RecordingSource: RecordingInput {
     private var writeFailure: Error?
     /// The microphone's overruns so far (0 for files).
     private let overrunCount: () -> Int
-    public var overruns: Int { overrunCount() }
+    package var overruns: Int { overrunCount() }
 
     /// The microphone: `device` opened at `rate` (or the nearest rate it offers).
-    public static func microphone(device: String, rate: Int) throws -> RecordingSource {
+    package static func microphone(device: String, rate: Int) throws -> RecordingSource {
         let capture = try AlsaCapture(device: device, rate: rate)
         return try RecordingSource(capture: capture)
     }
@@ -51,7 +50,7 @@ public final class RecordingSource: RecordingInput {
     /// A file, recorded until it ends, written at `rate` from the file's own audio (not
     /// from the 16 kHz that recognition reads), so a 48 kHz note of a 48 kHz file keeps
     /// its bandwidth.
-    public init(file path: String, rate: Int) throws {
+    package init(file path: String, rate: Int) throws {
         let file = try FileAudioSource(path: path)
         name = file.name
         description = "file \((path as NSString).lastPathComponent)"
@@ -78,7 +77,7 @@ public final class RecordingSource: RecordingInput {
 
     /// Any 16 kHz stream (a file, or the file the prompt's listener is reading), written
     /// at `rate`. Finishing the recording leaves the stream open.
-    public init(stream: AudioSource, name: String, description: String, rate: Int) throws {
+    package init(stream: AudioSource, name: String, description: String, rate: Int) throws {
         self.name = name
         self.description = description
         sampleRate = rate
@@ -88,14 +87,14 @@ public final class RecordingSource: RecordingInput {
         overrunCount = { 0 }
     }
 
-    public func startWriting(to writer: DraftWriter) {
+    package func startWriting(to writer: DraftWriter) {
         precondition(writer.sampleRate == sampleRate, "a \(sampleRate) Hz recording written at \(writer.sampleRate) Hz")
         self.writer = writer
     }
 
-    public var writtenSeconds: Double { writer?.duration ?? 0 }
+    package var writtenSeconds: Double { writer?.duration ?? 0 }
 
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         let n = try read16k(&buffer)
         if let writeFailure { throw writeFailure }
         if n > 0, writesOnRead, let writer {
@@ -105,7 +104,7 @@ public final class RecordingSource: RecordingInput {
         return n
     }
 
-    public func finish() throws {
+    package func finish() throws {
         close()
         if let writeFailure { throw writeFailure }
         try writer?.finish()

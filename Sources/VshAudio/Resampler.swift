@@ -1,20 +1,18 @@
 import CSpeexDSP
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 
 /// Sample-rate conversion of mono 16-bit audio with SpeexDSP's resampler.
 /// Owns the SpeexResamplerState; destroyed in deinit. Not thread-safe.
-public final class Resampler {
+package final class Resampler {
     /// Owned: speex_resampler_destroy in deinit.
     private let state: OpaquePointer
-    public let inputRate: Int
-    public let outputRate: Int
+    package let inputRate: Int
+    package let outputRate: Int
     private var output: [Int16] = []
 
     /// `quality` 0…10 (SpeexDSP's scale; 5 is its default, 3 is cheap and fine for speech).
-    public init(from inputRate: Int, to outputRate: Int, quality: Int32 = 5) throws {
+    package init(from inputRate: Int, to outputRate: Int, quality: Int32 = 5) throws {
         var err: Int32 = 0
         guard inputRate > 0, outputRate > 0,
               let state = speex_resampler_init(1, UInt32(inputRate), UInt32(outputRate), quality, &err),
@@ -35,7 +33,7 @@ public final class Resampler {
 
     /// Converts `input`, returning all the output it produced (the resampler keeps a
     /// few samples of history between calls, so a stream converts in pieces seamlessly).
-    public func process(_ input: [Int16]) -> [Int16] {
+    package func process(_ input: [Int16]) -> [Int16] {
         if inputRate == outputRate { return input }
         let capacity = input.count * outputRate / inputRate + 64
         if output.count < capacity { output = [Int16](repeating: 0, count: capacity) }
@@ -59,7 +57,7 @@ public final class Resampler {
     }
 
     /// How many samples `inputLength` input samples make at the output rate, rounded.
-    public func outputLength(forInput inputLength: Int64) -> Int64 {
+    package func outputLength(forInput inputLength: Int64) -> Int64 {
         let rate = Int64(inputRate)
         return (inputLength * Int64(outputRate) + rate / 2) / rate
     }
@@ -67,7 +65,7 @@ public final class Resampler {
     /// The end of a stream: pushes silence through the filter until `produced` samples
     /// (given out so far) reach `expected` (`outputLength`), and returns the tail, cut
     /// so that the total is `expected` where the output had not passed it already.
-    public func flush(produced: Int64, expected: Int64) -> [Int16] {
+    package func flush(produced: Int64, expected: Int64) -> [Int16] {
         let silence = [Int16](repeating: 0, count: 256)
         var tail: [Int16] = []
         // Any SpeexDSP filter is far shorter than 64 × 256 input samples; the bound only

@@ -1,8 +1,6 @@
 internal import CSndFile
 import Foundation
-import VshCore
 import VshStore
-import VshVoice
 
 /// libsndfile's virtual I/O over an encrypted store file (`encrypt on`): libsndfile reads
 /// the plain WAV through these callbacks while `AudioBytes` decrypts it chunk by chunk,

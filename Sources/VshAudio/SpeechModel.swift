@@ -1,36 +1,34 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
+import VshTraining
 
 /// The files of a PocketSphinx model directory, as Debian's pocketsphinx-en-us lays
 /// them out (`voice.model` points at the directory), and the acoustic model vsh loads
 /// from it: the stock one, or the one `train` adapted to the person (`AdaptedModel`).
-public struct SpeechModel: Sendable, Equatable {
-    public let directory: String
+package struct SpeechModel: Sendable, Equatable {
+    package let directory: String
     /// Whether the adapted model is loaded, and if not why.
-    public let adaptation: AdaptedModel.Use
+    package let adaptation: AdaptedModel.Use
 
     /// The model in `directory`, adapted when the store at `store` holds an adaptation of it.
-    public init(directory: String, store: String? = nil) {
+    package init(directory: String, store: String? = nil) {
         self.directory = directory
         adaptation = store.map { AdaptedModel.use(store: $0, base: directory + "/en-us") } ?? .stock
     }
 
     /// The acoustic model loaded: the adapted one when there is one in use.
-    public var acousticModel: String { adaptation.acousticModel(stock: stockAcousticModel) }
-    public var stockAcousticModel: String { directory + "/en-us" }
-    public var dictionary: String { directory + "/cmudict-en-us.dict" }
-    public var languageModel: String { directory + "/en-us.lm.bin" }
+    package var acousticModel: String { adaptation.acousticModel(stock: stockAcousticModel) }
+    package var stockAcousticModel: String { directory + "/en-us" }
+    package var dictionary: String { directory + "/cmudict-en-us.dict" }
+    package var languageModel: String { directory + "/en-us.lm.bin" }
 
     /// Whether the acoustic model and dictionary are there.
-    public var isPresent: Bool {
+    package var isPresent: Bool {
         FileManager.default.fileExists(atPath: acousticModel + "/mdef")
             && FileManager.default.fileExists(atPath: dictionary)
     }
 
     /// `adapted for you (50 takes, 2026-11-23): STORE/model`, `stock`, or why an adaptation is set aside.
-    public var adaptationDescription: String {
+    package var adaptationDescription: String {
         switch adaptation {
         case .stock: "stock acoustic model (not adapted; 'train' adapts it to your voice)"
         case .adapted(let model, let dir):

@@ -1,32 +1,31 @@
 import CSpeexDSP
 import VshCore
-import VshStore
 import VshVoice
 
 /// SpeexDSP's preprocessor as vsh's front end: noise suppression and automatic gain
 /// control on 10 ms frames of 16 kHz audio. Its VAD is a placeholder and stays off (it
 /// is off by default; even switching it off prints a warning, so vsh leaves it alone).
 /// Owns the SpeexPreprocessState; destroyed in deinit.
-public final class SpeexFrontEnd: Preprocessor {
-    public struct Settings: Sendable, Equatable {
-        public var denoise: Bool
-        public var gainControl: Bool
+package final class SpeexFrontEnd: Preprocessor {
+    package struct Settings: Sendable, Equatable {
+        package var denoise: Bool
+        package var gainControl: Bool
         /// Loudness AGC aims for (SpeexDSP's AGC level, 1…32768).
-        public var gainTarget: Float = 8_000
+        package var gainTarget: Float = 8_000
 
-        public init(denoise: Bool, gainControl: Bool) {
+        package init(denoise: Bool, gainControl: Bool) {
             self.denoise = denoise
             self.gainControl = gainControl
         }
     }
 
-    public static let frameLength = 160
+    package static let frameLength = 160
     /// Owned: speex_preprocess_state_destroy in deinit.
     private let state: OpaquePointer
-    public let settings: Settings
+    package let settings: Settings
     private var pending: [Int16] = []
 
-    public init(settings: Settings) {
+    package init(settings: Settings) {
         guard let state = speex_preprocess_state_init(Int32(Self.frameLength), Int32(AudioFormat.sampleRate)) else {
             preconditionFailure("SpeexDSP could not allocate a preprocessor")  // out of memory
         }
@@ -46,7 +45,7 @@ public final class SpeexFrontEnd: Preprocessor {
 
     /// Processes whole 10 ms frames in place; a trailing partial frame is held back and
     /// processed with the next call, so `frame` may come back shorter or longer.
-    public func process(_ frame: inout [Int16]) {
+    package func process(_ frame: inout [Int16]) {
         guard settings.denoise || settings.gainControl else { return }
         pending += frame
         let whole = pending.count / Self.frameLength * Self.frameLength

@@ -1,7 +1,7 @@
 import Foundation
 import VshCore
 import VshStore
-import VshVoice
+import VshTraining
 
 /// Adapts the en-us acoustic model to a person's takes with Debian's sphinxtrain tools:
 /// MLLR (one transform of every Gaussian mean, learnt from all the takes: mostly the
@@ -11,7 +11,7 @@ import VshVoice
 ///
 /// The takes are level-normalised exactly as the recogniser hears them, turned into the
 /// model's own features by `sphinx_fe`, and aligned to their words by `bw`.
-public final class SphinxAdaptation: ModelAdapter {
+package final class SphinxAdaptation: ModelAdapter {
     /// Where Debian's sphinxtrain puts its tools.
     static let sphinxtrain = "/usr/lib/sphinxtrain"
     /// The tools, and the Debian package that holds each.
@@ -48,7 +48,7 @@ public final class SphinxAdaptation: ModelAdapter {
     let workDirectory: String
 
     /// Throws, naming the Debian package, when a tool is missing.
-    public init(model: SpeechModel, workDirectory: String) throws {
+    package init(model: SpeechModel, workDirectory: String) throws {
         for tool in Self.tools where !FileManager.default.isExecutableFile(atPath: tool.path) {
             throw CommandError("training needs \(tool.path), from the Debian package \(tool.package); install it (sudo apt install \(tool.package)) or run 'make deps'")
         }
@@ -56,7 +56,7 @@ public final class SphinxAdaptation: ModelAdapter {
         self.workDirectory = workDirectory
     }
 
-    public func adapt(
+    package func adapt(
         _ takes: [TrainingTakes.Take], base: String, into output: String, progress: (String) -> Void
     ) throws -> AdaptedModel {
         let work = workDirectory + "/adapt-\(getpid())"
@@ -173,7 +173,7 @@ public final class SphinxAdaptation: ModelAdapter {
             let name = String(format: "t%04d", i)
             let audio = try FileAudioSource.readAll(path: take.audioPath)
             samples += audio.count
-            try ClipStore.wav(SphinxCommandRecognizer.normalised(audio), rate: AudioFormat.sampleRate)
+            try WavWriter.bytes(SphinxCommandRecognizer.normalised(audio), rate: AudioFormat.sampleRate)
                 .write(to: URL(fileURLWithPath: work + "/features/" + name + ".wav"))
             control += name + "\n"
             transcript += "<s> \(take.words) </s> (\(name))\n"

@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
 import VshVoice
 
 /// Command recognition with PocketSphinx. Each utterance is level-normalised and decoded
@@ -8,10 +7,10 @@ import VshVoice
 /// grammar search always returns some phrase, so without the other words "dog" would run
 /// "go". What is heard as another word is no command; a command's confidence says how
 /// clearly it beat the next phrase (`Confidence`).
-public final class SphinxCommandRecognizer: CommandRecognizer {
-    public struct Settings: Sendable, Equatable {
-        public var model: SpeechModel
-        public init(model: SpeechModel) { self.model = model }
+package final class SphinxCommandRecognizer: CommandRecognizer {
+    package struct Settings: Sendable, Equatable {
+        package var model: SpeechModel
+        package init(model: SpeechModel) { self.model = model }
     }
 
     private let decoder: PocketSphinxDecoder
@@ -23,7 +22,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// Loads the acoustic model with a dictionary of `vocabulary` and the `OtherWords` set
     /// against it, and the grammar opened to those words (`OpenGrammar`).
     /// `workDirectory` receives the generated dictionary.
-    public init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
+    package init(settings: Settings, jsgf: String, vocabulary: Set<String>, workDirectory: String) throws {
         let model = settings.model
         let known = try PronunciationDictionary(path: model.dictionary, only: vocabulary.union(OtherWords.candidates))
         let missing = vocabulary.filter { !known.contains($0) }.sorted()
@@ -61,7 +60,7 @@ public final class SphinxCommandRecognizer: CommandRecognizer {
     /// Each utterance is decoded as a new stream (`PocketSphinxDecoder.decode`): the same
     /// audio gets the same answer whatever was heard before, so the early end's tentative
     /// recognitions, mostly thrown away, change nothing after them.
-    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+    package func recognize(_ samples: [Int16], start: Double) -> Recognition {
         // An utterance cut tight at its first word gets its own quietest tenth of a second
         // before it, as the room before the words: PocketSphinx starts its noise estimate at
         // the first frames, and in such a recording (cards/001.wav) the first word was taken

@@ -1,18 +1,17 @@
 import Foundation
 import VshCore
-import VshStore
 import VshVoice
 
 /// Free speech with PocketSphinx: dictation with the en-us language model and the full
 /// pronunciation dictionary, or spotting a few keyphrases in any speech ("stop
 /// recording" while dictating).
-public final class SphinxDictation: StreamingRecognizer {
+package final class SphinxDictation: StreamingRecognizer {
     private let decoder: PocketSphinxDecoder
     private var start = 0.0
 
     /// Dictation. Loading the language model and dictionary takes about 0.3 s and
     /// 100 MB, so vsh creates one only when something dictates.
-    public init(model: SpeechModel) throws {
+    package init(model: SpeechModel) throws {
         decoder = try PocketSphinxDecoder(arguments: [
             "-hmm", model.acousticModel, "-lm", model.languageModel, "-dict", model.dictionary,
         ])
@@ -20,7 +19,7 @@ public final class SphinxDictation: StreamingRecognizer {
 
     /// Keyword spotting. `threshold`: the detection threshold PocketSphinx compares a
     /// phrase's posterior with (1e-50 spots almost anything, 1 almost nothing).
-    public init(model: SpeechModel, keyphrases: [String], threshold: Double, workDirectory: String) throws {
+    package init(model: SpeechModel, keyphrases: [String], threshold: Double, workDirectory: String) throws {
         let words = Set(keyphrases.flatMap { $0.lowercased().split(separator: " ").map(String.init) })
         let (dictText, missing) = try PronunciationDictionary(path: model.dictionary, only: words).subset(words)
         if !missing.isEmpty {
@@ -40,21 +39,21 @@ public final class SphinxDictation: StreamingRecognizer {
         decoder.use("keywords")
     }
 
-    public func begin(at start: Double) {
+    package func begin(at start: Double) {
         self.start = start
         decoder.start()
     }
 
-    public func feed(_ samples: [Int16]) -> String {
+    package func feed(_ samples: [Int16]) -> String {
         decoder.process(samples)
         return decoder.partial
     }
 
-    public func end() -> Recognition {
+    package func end() -> Recognition {
         SphinxWords.recognition(decoder.end(), start: start)
     }
 
-    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+    package func recognize(_ samples: [Int16], start: Double) -> Recognition {
         SphinxWords.recognition(decoder.decode(samples, newStream: false), start: start)
     }
 }

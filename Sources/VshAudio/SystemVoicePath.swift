@@ -5,7 +5,7 @@ import VshVoice
 extension VoicePath {
     /// The voice path with the real parts: SpeexDSP for the front end, PocketSphinx (its
     /// log in `paths.state`) for command recognition.
-    public static func system(settings: Settings, paths: Paths) -> VoicePath {
+    package static func system(settings: Settings, paths: Paths) -> VoicePath {
         VoicePath(
             settings: settings,
             frontEnd: { denoise, gainControl in
@@ -23,7 +23,7 @@ extension VoicePath {
 
 extension AudioOpeners {
     /// ALSA capture devices and files decoded by libsndfile, at 16 kHz.
-    public static let system = AudioOpeners(
+    package static let system = AudioOpeners(
         device: { try MicrophoneSource(device: $0) },
         file: { try FileAudioSource(path: $0) })
 }

@@ -1,5 +1,4 @@
 import VshCore
-import VshVoice
 
 /// The checks that look across command files: spoken patterns that clash (some words
 /// would match two commands) and patterns that sound too alike (their pronunciations

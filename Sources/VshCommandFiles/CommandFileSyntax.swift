@@ -1,5 +1,4 @@
 import VshCore
-import VshVoice
 
 /// A command file read line by line, before any meaning is given to it: its lists and
 /// its command blocks, each remembering its line. The format (README, "Your own voice

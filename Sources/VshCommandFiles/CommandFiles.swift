@@ -1,15 +1,14 @@
 import Foundation
 import VshCore
-import VshVoice
 
 /// The command files vsh loads: every `*.commands` file in the shipped `commands/`
 /// directory, then in the user's (`$XDG_CONFIG_HOME/vsh/commands/`); a user file with
 /// the same name as a shipped one replaces it. A broken file or command is reported
 /// and left out; the rest load. Files (and directories) that other users may write are
 /// refused, as ssh refuses such keys: a command file can run programs.
-public final class CommandFiles {
+package final class CommandFiles {
     /// The directories, in loading order.
-    public let directories: [String]
+    package let directories: [String]
     /// Directories whose files vsh's own tests check (the shipped one): when only these
     /// are loaded, starting vsh does not need the pronunciation dictionary at all.
     let trusted: Set<String>
@@ -20,16 +19,16 @@ public final class CommandFiles {
     private var stamps: [String: FileStamp] = [:]
 
     /// The result of loading: the registry with the custom commands, and the problems.
-    public struct Loaded {
-        public var registry: CommandRegistry
-        public var problems: [CommandFileProblem]
-        public var commands: [CustomCommand]
+    package struct Loaded {
+        package var registry: CommandRegistry
+        package var problems: [CommandFileProblem]
+        package var commands: [CustomCommand]
         /// The files read, in order.
-        public var files: [String]
-        public var errors: Int { problems.filter { $0.severity == .error }.count }
+        package var files: [String]
+        package var errors: Int { problems.filter { $0.severity == .error }.count }
     }
 
-    public init(directories: [String], trusted: [String] = [], dictionaryPath: String, cachePath: String?,
+    package init(directories: [String], trusted: [String] = [], dictionaryPath: String, cachePath: String?,
                 searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") {
         self.directories = directories
         self.trusted = Set(trusted)
@@ -40,14 +39,14 @@ public final class CommandFiles {
 
     /// How many commands were loaded, the person's own apart from those shipped with vsh:
     /// "7 custom command(s) loaded (1 from your files, 6 shipped)".
-    public func summary(of loaded: Loaded) -> String {
+    package func summary(of loaded: Loaded) -> String {
         let shipped = loaded.commands.filter { command in trusted.contains { command.file.hasPrefix($0 + "/") } }.count
         let total = "\(loaded.commands.count) custom command(s) loaded"
         return shipped == 0 ? total : total + " (\(loaded.commands.count - shipped) from your files, \(shipped) shipped)"
     }
 
     /// The shipped directory (when there is one), then the user's.
-    public convenience init(paths: Paths, settings: Settings) {
+    package convenience init(paths: Paths, settings: Settings) {
         let shipped = paths.shipped.map { $0 + "/commands" }
         self.init(
             directories: [shipped, paths.config + "/commands"].compactMap { $0 }, trusted: [shipped].compactMap { $0 },
@@ -57,7 +56,7 @@ public final class CommandFiles {
 
     /// Reads every file and returns `base` with their commands registered. `checkAll`
     /// repeats the sound-alike warnings already given for unchanged files.
-    public func load(into base: CommandRegistry, checkAll: Bool = false) -> Loaded {
+    package func load(into base: CommandRegistry, checkAll: Bool = false) -> Loaded {
         var problems: [CommandFileProblem] = []
         var stamps: [String: FileStamp] = [:]
         var commands: [CustomCommand] = []
@@ -120,7 +119,7 @@ public final class CommandFiles {
     }
 
     /// Whether a command file or directory changed since the last `load`.
-    public func changed() -> Bool {
+    package func changed() -> Bool {
         for dir in directories where FileStamp(dir) != stamps[dir] { return true }
         for (path, stamp) in stamps where FileStamp(path) != stamp { return true }
         return false

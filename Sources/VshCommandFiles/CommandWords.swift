@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshVoice
 
 /// The pronunciations of the words command files use, kept in a small cache file so
 /// that starting vsh does not read the 3.5 MB dictionary: it is read (only for the new

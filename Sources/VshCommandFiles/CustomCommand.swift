@@ -1,10 +1,10 @@
 import VshCore
-import VshVoice
+import Foundation
 
 /// A command defined in a command file, checked and ready to join the registry.
-public struct CustomCommand {
+package struct CustomCommand {
     /// What a keyword command does (`keyword:`): see `KeywordState`.
-    public enum KeywordKind: String, CaseIterable, Sendable {
+    package enum KeywordKind: String, CaseIterable, Sendable {
         /// Starts the keyword command (when none is active) and adds its digits.
         case add
         /// Clears the digits, keeps the command.
@@ -44,9 +44,9 @@ public struct CustomCommand {
         var say: String
     }
 
-    public let name: String
-    public let file: String
-    public let line: Int
+    package let name: String
+    package let file: String
+    package let line: Int
     let summary: String
     /// The slots in the order they are typed, with the names `{…}` refers to.
     let slots: [(name: String, kind: SlotKind)]
@@ -64,7 +64,7 @@ public struct CustomCommand {
     }
 
     /// Where it was defined: `FILE:LINE`.
-    public var location: String { "\(file):\(line)" }
+    package var location: String { "\(file):\(line)" }
 
     var usage: String { ([name] + slots.map(\.kind.written)).joined(separator: " ") }
 

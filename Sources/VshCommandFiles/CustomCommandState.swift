@@ -1,15 +1,14 @@
 import Foundation
 import VshCore
-import VshVoice
 
 /// What a session keeps for command files: the files and the registry they were
 /// loaded on top of, the keyword state, and the programs `start:` left running.
-public final class CustomCommandState {
+package final class CustomCommandState {
     /// The command files; nil until `Session.loadCommandFiles` first runs.
-    public var files: CommandFiles?
+    package var files: CommandFiles?
     /// The registry before any command file joined it (built-ins).
     var base: CommandRegistry?
-    public var keywords = KeywordState()
+    package var keywords = KeywordState()
     /// How deep `run:` actions are nested (a loop guard).
     var depth = 0
     var started: [Process] = []
@@ -17,9 +16,9 @@ public final class CustomCommandState {
     var hooked = false
     /// The problems said when vsh started, so a `reload` run before anything else does
     /// not print them a second time.
-    public var reportedAtStart: [CommandFileProblem] = []
+    package var reportedAtStart: [CommandFileProblem] = []
 
-    public init() {}
+    package init() {}
 }
 
 extension Session {
@@ -27,12 +26,12 @@ extension Session {
 
     /// Command files, keyword commands and their state. Made on first use; the first
     /// `loadCommandFiles` hooks them into the shell.
-    public var custom: CustomCommandState { part(Key.self) { CustomCommandState() } }
+    package var custom: CustomCommandState { part(Key.self) { CustomCommandState() } }
 
     /// Loads the command files into the registry, replacing those loaded before;
     /// returns what was loaded and the problems. `checkAll` repeats warnings already given.
     @discardableResult
-    public func loadCommandFiles(checkAll: Bool = false) -> CommandFiles.Loaded {
+    package func loadCommandFiles(checkAll: Bool = false) -> CommandFiles.Loaded {
         if !custom.hooked { installShellHooks() }
         let files = custom.files ?? CommandFiles(paths: paths, settings: settings)
         custom.files = files
@@ -47,14 +46,14 @@ extension Session {
 
     /// Loads the command files again if one of them (or a directory) changed since
     /// they were last loaded; nil when nothing changed or none were loaded.
-    public func reloadCommandFilesIfChanged() -> CommandFiles.Loaded? {
+    package func reloadCommandFilesIfChanged() -> CommandFiles.Loaded? {
         guard let files = custom.files, files.changed() else { return nil }
         return loadCommandFiles()
     }
 
     /// What the person is told when command files changed and were loaded again: how many
     /// commands, theirs apart from the shipped ones.
-    public func commandFilesChanged(_ loaded: CommandFiles.Loaded) -> String {
+    package func commandFilesChanged(_ loaded: CommandFiles.Loaded) -> String {
         "command files changed: " + (custom.files?.summary(of: loaded) ?? "\(loaded.commands.count) custom command(s) loaded")
     }
 

@@ -1,5 +1,5 @@
 import VshCore
-import VshVoice
+import Foundation
 
 /// A slot of a command-file pattern, and what a typed or spoken value for it may be.
 enum SlotKind: Hashable {

@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshVoice
 
 /// A custom command with its slot values, ready to run its actions in order.
 package struct CustomRun: RunnableCommand {

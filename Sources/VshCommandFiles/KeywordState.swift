@@ -1,25 +1,24 @@
 import VshCore
-import VshVoice
 
 /// Keyword commands with digit parameters. vsh is either waiting for a command, or
 /// listening to the current keyword command: saying a keyword (`code seven`) starts it
 /// with its digits; while listening, digits are added and other words are ignored,
 /// except the keyword commands themselves (`code`, `count` add their digits, `back`
 /// clears the digits, `reset` drops the command, `done` records it in the outputs).
-public struct KeywordState: Sendable {
+package struct KeywordState: Sendable {
     /// The keyword command being listened to; nil while waiting.
-    public private(set) var command: String?
+    package private(set) var command: String?
     /// Its parameters: digits, in the order they were said.
-    public private(set) var digits = ""
+    package private(set) var digits = ""
     /// The keyword commands loaded, by name (set when command files load).
-    public internal(set) var kinds: [String: CustomCommand.KeywordKind] = [:]
+    package internal(set) var kinds: [String: CustomCommand.KeywordKind] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var isListening: Bool { command != nil }
+    package var isListening: Bool { command != nil }
 
     /// The prompt with the state in it: `vsh [code 7 3]> ` while listening.
-    public func prompt(_ base: String) -> String {
+    package func prompt(_ base: String) -> String {
         guard let command else { return base }
         let shown = ([command] + digits.map(String.init)).joined(separator: " ")
         if base.hasSuffix("> ") { return base.dropLast(2) + " [\(shown)]> " }
@@ -29,7 +28,7 @@ public struct KeywordState: Sendable {
     /// A line that arrives while listening and does not start with a keyword command:
     /// its digits (`7`, `seven`, `42`) are added and other words ignored. Returns nil when
     /// the line should run as usual, else a note for the person ("" when all went in).
-    public mutating func absorb(_ words: [String]) -> String? {
+    package mutating func absorb(_ words: [String]) -> String? {
         guard let command, let first = words.first, kinds[first] == nil else { return nil }
         let found = words.compactMap(Self.digits).joined()
         digits += found

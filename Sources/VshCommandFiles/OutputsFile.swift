@@ -1,39 +1,38 @@
 import Foundation
 import VshCore
-import VshVoice
 
 /// What keyword commands record: `<store>/outputs.jsonl`, one JSON object per line,
 /// `{"command": "code", "value": "7"}`. Appends are one `O_APPEND` write and an fsync;
 /// deleting rewrites the file atomically.
-public struct OutputsFile {
-    public struct Record: Equatable, Sendable {
-        public var command: String
-        public var value: String
+package struct OutputsFile {
+    package struct Record: Equatable, Sendable {
+        package var command: String
+        package var value: String
 
-        public init(command: String, value: String) {
+        package init(command: String, value: String) {
             self.command = command
             self.value = value
         }
 
         /// The line as stored.
-        public var json: String { "{\"command\": \(JSON.string(command)), \"value\": \(JSON.string(value))}" }
+        package var json: String { "{\"command\": \(JSON.string(command)), \"value\": \(JSON.string(value))}" }
     }
 
     /// A line of the file: a record, or text that is not one (kept, shown, never lost).
-    public struct Line: Equatable {
-        public var text: String
-        public var record: Record?
+    package struct Line: Equatable {
+        package var text: String
+        package var record: Record?
     }
 
-    public let path: String
+    package let path: String
     let store: String
 
-    public init(store: String) {
+    package init(store: String) {
         self.store = store
         path = store + "/outputs.jsonl"
     }
 
-    public func append(_ record: Record) throws {
+    package func append(_ record: Record) throws {
         try FileManager.default.createDirectory(
             atPath: store, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
@@ -47,7 +46,7 @@ public struct OutputsFile {
     }
 
     /// The lines, oldest first; none when there is no file yet.
-    public func read() throws -> [Line] {
+    package func read() throws -> [Line] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("cannot read \(path); check its permissions")
@@ -59,7 +58,7 @@ public struct OutputsFile {
 
     /// Removes line `number` (1 is the oldest) and returns it.
     @discardableResult
-    public func delete(_ number: Int) throws -> Line {
+    package func delete(_ number: Int) throws -> Line {
         var lines = try read()
         guard (1...max(1, lines.count)).contains(number), !lines.isEmpty else {
             throw CommandError(lines.isEmpty ? "there are no outputs to delete"

@@ -1,12 +1,9 @@
 import VshCore
-import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// The built-in commands, registered in this order. A command joins this list only
 /// once it works.
-public enum Builtins {
-    public static var all: [CommandEntry] { [
+package enum Builtins {
+    package static var all: [CommandEntry] { [
         CommandEntry(HelpCommand.self),
         CommandEntry(HistoryCommand.self),
         CommandEntry(QualityCommand.self),
@@ -31,7 +28,7 @@ public enum Builtins {
     ] }
 
     /// A registry holding every built-in.
-    public static func registry() -> CommandRegistry {
+    package static func registry() -> CommandRegistry {
         var registry = CommandRegistry()
         for entry in all {
             // Built-in names are fixed at compile time; a clash is a programming error.

@@ -2,23 +2,22 @@ import Foundation
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
 
 /// Records a note: audio to a draft in the store as it arrives, dictation of what is
 /// said, and a status line (elapsed time, level, the words so far) while it runs. Ends
 /// when the input ends, `shouldStop` says so (Enter, Ctrl-C, `stop`), or the person
 /// says "stop recording".
-public final class Recorder {
+package final class Recorder {
     /// What the status line shows.
-    public struct Status: Equatable {
-        public var elapsed: Double
+    package struct Status: Equatable {
+        package var elapsed: Double
         /// The loudness of the last 100 ms, dBFS (−∞…0).
-        public var level: Double
-        public var words: String
+        package var level: Double
+        package var words: String
     }
 
     /// Why recording ended.
-    public enum Ending: Equatable {
+    package enum Ending: Equatable {
         case inputEnded
         case stopped(String)
         case spokenStop
@@ -27,29 +26,29 @@ public final class Recorder {
         case failed(String)
     }
 
-    public struct Result {
-        public var draft: TranscriptStore.Draft
-        public var ending: Ending
+    package struct Result {
+        package var draft: TranscriptStore.Draft
+        package var ending: Ending
         /// Overruns of the device: short gaps in the audio.
-        public var overruns: Int
+        package var overruns: Int
         /// Warnings for the person (the spoken stop does not work in this recording).
-        public var notes: [String] = []
+        package var notes: [String] = []
     }
 
     /// The phrase that ends a recording by voice; it is not kept in the transcript.
-    public static let stopPhrase = ["stop", "recording"]
+    package static let stopPhrase = ["stop", "recording"]
 
     let store: TranscriptStore
     let voice: AudioServices
 
-    public init(store: TranscriptStore, voice: AudioServices) {
+    package init(store: TranscriptStore, voice: AudioServices) {
         self.store = store
         self.voice = voice
     }
 
     /// Records from the microphone (`file` nil) or a file at `quality`.
     /// `started` runs once the input is open and being written, before any audio.
-    public func record(
+    package func record(
         file: String?, quality: Quality, shouldStop: () -> String?, started: () -> Void = {}, status: (Status) -> Void
     ) throws -> Result {
         // The audio goes to the draft from the first moment; the recognisers load after

@@ -2,11 +2,11 @@ import Foundation
 
 /// Writes files so that a reader sees the old content or the new, never a mix:
 /// a temporary file in the same directory, fsync, then rename over the target.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `path` atomically with the given permissions (default 0600).
     /// `makeDirectories` creates missing parent directories (0700): right for vsh's own
     /// files, wrong for a path the person typed, which gets an error naming the directory.
-    public static func write(_ data: Data, to path: String, permissions: Int = 0o600, makeDirectories: Bool = true) throws {
+    package static func write(_ data: Data, to path: String, permissions: Int = 0o600, makeDirectories: Bool = true) throws {
         let dir = (path as NSString).deletingLastPathComponent
         if makeDirectories {
             try FileManager.default.createDirectory(
@@ -54,7 +54,7 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ text: String, to path: String, permissions: Int = 0o600) throws {
+    package static func write(_ text: String, to path: String, permissions: Int = 0o600) throws {
         try write(Data(text.utf8), to: path, permissions: permissions)
     }
 }

@@ -1,28 +1,28 @@
 import ArgumentParser
 
 /// What the registry, `help`, completion and the voice grammar know about a command.
-public struct CommandInfo: Sendable {
+package struct CommandInfo: Sendable {
     /// The name typed at the prompt.
-    public var name: String
+    package var name: String
     /// Other names that run the same command.
-    public var aliases: [String]
+    package var aliases: [String]
     /// One line for `help`.
-    public var summary: String
+    package var summary: String
     /// Phrases a person may say, in a small pattern language: `(a | b)` alternatives,
     /// `[a]` optional words, `<number>` and `<digit>` slots. Each phrase maps to the
     /// typed line in `spokenForms` order: see `SpokenForm`.
-    public var spokenForms: [SpokenForm]
+    package var spokenForms: [SpokenForm]
     /// Fixed values of each positional argument, offered by tab completion.
-    public var argumentChoices: [[String]]
+    package var argumentChoices: [[String]]
     /// Whether running the command cannot be taken back without `undo` (asks when spoken).
-    public var destructive: Bool
+    package var destructive: Bool
     /// Destructive only with one of these first arguments (`trash empty`, `encrypt on`).
-    public var destructiveWith: Set<String>
+    package var destructiveWith: Set<String>
     /// Running it ends the session (`exit`): spoken, it always asks first, since a word
     /// misheard as it would end vsh.
-    public var endsSession: Bool
+    package var endsSession: Bool
 
-    public init(
+    package init(
         name: String, aliases: [String] = [], summary: String,
         spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false,
         destructiveWith: Set<String> = [], endsSession: Bool = false
@@ -39,25 +39,25 @@ public struct CommandInfo: Sendable {
 
     /// Whether running it with `arguments` is destructive: the one place that decides
     /// whether a spoken command asks first.
-    public func isDestructive(arguments: [String]) -> Bool {
+    package func isDestructive(arguments: [String]) -> Bool {
         destructive || arguments.first.map(destructiveWith.contains) == true
     }
 }
 
 /// A spoken pattern and the command line it stands for. In `line`, `$1`, `$2`… are
 /// replaced by the words the slots and alternatives of the pattern matched, in order.
-public struct SpokenForm: Sendable, Equatable {
-    public var pattern: String
-    public var line: String
+package struct SpokenForm: Sendable, Equatable {
+    package var pattern: String
+    package var line: String
 
-    public init(_ pattern: String, runs line: String) {
+    package init(_ pattern: String, runs line: String) {
         self.pattern = pattern
         self.line = line
     }
 }
 
 /// A command that has been parsed and can run.
-public protocol RunnableCommand {
+package protocol RunnableCommand {
     mutating func run(in context: CommandContext) throws
 }
 
@@ -65,27 +65,27 @@ public protocol RunnableCommand {
 /// never anything that exits), it describes itself once in `info`, and it runs against
 /// a context. The parser's `configuration` (name, summary, aliases in the usage line and
 /// `--help`) is made from `info`.
-public protocol ShellCommand: ParsableCommand, RunnableCommand {
+package protocol ShellCommand: ParsableCommand, RunnableCommand {
     static var info: CommandInfo { get }
 }
 
 /// A command whose arguments can be only words (`search a b c`, `delete 1 2 3`): without
 /// an option among them it is made directly from the words. swift-argument-parser takes
 /// time that grows with the square of the number of words (13 s for 20,000).
-public protocol WordsCommand: ShellCommand {
+package protocol WordsCommand: ShellCommand {
     /// The command for these words (none of them starts with `-`), checked as `parse` would.
     init(words: [String]) throws
 }
 
 extension ShellCommand {
-    public static var configuration: CommandConfiguration {
+    package static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: info.name, abstract: info.summary + ".", aliases: info.aliases)
     }
 }
 
 /// A failure a command reports to the person: printed as `error: <message>`.
-public struct CommandError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct CommandError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

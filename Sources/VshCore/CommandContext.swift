@@ -1,15 +1,15 @@
 /// Everything a running command may use. Built by the shell for each command.
-public final class CommandContext {
-    public let output: TextSink
-    public let error: TextSink
+package final class CommandContext {
+    package let output: TextSink
+    package let error: TextSink
     /// Styling for `output` (colours only on a terminal without NO_COLOR).
-    public let style: Style
+    package let style: Style
     /// The shell's shared state: registry, settings, history.
-    public let session: Session
+    package let session: Session
     /// True at an interactive prompt, false for scripts and `-c`.
-    public let interactive: Bool
+    package let interactive: Bool
 
-    public init(output: TextSink, error: TextSink, style: Style, session: Session, interactive: Bool) {
+    package init(output: TextSink, error: TextSink, style: Style, session: Session, interactive: Bool) {
         self.output = output
         self.error = error
         self.style = style
@@ -18,5 +18,5 @@ public final class CommandContext {
     }
 
     /// Writes a warning line to the error sink.
-    public func warn(_ message: String) { error.line("warning: \(message)") }
+    package func warn(_ message: String) { error.line("warning: \(message)") }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The outcome of turning a command's words into something that can run.
-public enum ParseOutcome {
+package enum ParseOutcome {
     case run(RunnableCommand)
     /// The words asked for help (`--help`); the text to show.
     case help(String)
@@ -10,16 +10,16 @@ public enum ParseOutcome {
 }
 
 /// One registered command: its description and how to build a runnable from words.
-public struct CommandEntry {
-    public let info: CommandInfo
+package struct CommandEntry {
+    package let info: CommandInfo
     /// The usage line, e.g. `quality [low|medium|high]`.
-    public let usage: String
+    package let usage: String
     /// Makes the full help text for `help NAME` (only `help` needs it, so not at start-up).
-    public let helpText: () -> String
+    package let helpText: () -> String
     /// Parses the arguments (the words after the name). Never exits the process.
-    public let parse: ([String]) -> ParseOutcome
+    package let parse: ([String]) -> ParseOutcome
 
-    public init(info: CommandInfo, usage: String, helpText: @escaping () -> String,
+    package init(info: CommandInfo, usage: String, helpText: @escaping () -> String,
                 parse: @escaping ([String]) -> ParseOutcome) {
         self.info = info
         self.usage = usage
@@ -28,7 +28,7 @@ public struct CommandEntry {
     }
 
     /// The entry for a built-in command type.
-    public init<C: ShellCommand>(_ type: C.Type) {
+    package init<C: ShellCommand>(_ type: C.Type) {
         let usage = C.usageString().replacingPrefix("Usage: ", with: "")
         let cache = ParseCache()
         self.init(
@@ -95,14 +95,14 @@ private final class ParseCache {
 
 /// All commands the shell knows, typed and spoken. Built-ins and (later) commands from
 /// config files join the same registry; names and aliases are unique.
-public struct CommandRegistry {
-    public private(set) var entries: [CommandEntry] = []
+package struct CommandRegistry {
+    package private(set) var entries: [CommandEntry] = []
     private var byName: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Registers a command. Throws when the name or an alias is already taken.
-    public mutating func register(_ entry: CommandEntry) throws {
+    package mutating func register(_ entry: CommandEntry) throws {
         var seen = Set<String>()
         for name in [entry.info.name] + entry.info.aliases {
             if let existing = byName[name] {
@@ -118,21 +118,21 @@ public struct CommandRegistry {
     }
 
     /// The command with this name or alias.
-    public func lookup(_ name: String) -> CommandEntry? {
+    package func lookup(_ name: String) -> CommandEntry? {
         byName[name].map { entries[$0] }
     }
 
     /// All names and aliases, sorted.
-    public var allNames: [String] { byName.keys.sorted() }
+    package var allNames: [String] { byName.keys.sorted() }
 
     /// The closest known name to a mistyped one, when it is close enough to be a likely typo.
-    public func suggestion(for name: String) -> String? {
+    package func suggestion(for name: String) -> String? {
         Suggest.closest(to: name, among: allNames)
     }
 
     /// Completions for the word being typed, given the words before it.
     /// An empty `previous` completes command names; otherwise the command's fixed choices.
-    public func completions(previous: [String], partial: String) -> [String] {
+    package func completions(previous: [String], partial: String) -> [String] {
         if previous.isEmpty {
             return allNames.filter { $0.hasPrefix(partial) }
         }

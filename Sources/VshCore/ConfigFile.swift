@@ -3,7 +3,7 @@ import TOMLKit
 
 /// Reads `vsh.toml` files into `Settings`, and writes single settings back into the
 /// user's file without disturbing the rest of it (comments and order survive).
-public enum ConfigFile {
+package enum ConfigFile {
     /// Every key vsh understands, as `table.key` (top-level keys have no table).
     static let keys = ["quality", "history.size", "voice.model", "voice.device", "voice.threshold",
                        "voice.denoise", "voice.gain_control", "voice.hangover_ms", "voice.early_end_ms", "voice.reject_below",
@@ -12,7 +12,7 @@ public enum ConfigFile {
     /// Applies the file at `path` on top of `settings`. A missing file is not an error.
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
     /// and the setting keeps its previous value.
-    public static func apply(path: String, to settings: inout Settings) -> [String] {
+    package static func apply(path: String, to settings: inout Settings) -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) else {
@@ -141,7 +141,7 @@ public enum ConfigFile {
     /// Sets a top-level `key = "value"` in the file at `path`, creating it if needed.
     /// An existing assignment is replaced in place; otherwise the line goes before the
     /// first table. The write is atomic.
-    public static func setTopLevel(key: String, value: String, in path: String) throws {
+    package static func setTopLevel(key: String, value: String, in path: String) throws {
         let existing = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
         let text = edited(existing ?? "", key: key, value: value)
         try AtomicFile.write(text, to: path)

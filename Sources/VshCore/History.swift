@@ -1,21 +1,21 @@
 import Foundation
 
 /// How a command reached the shell.
-public enum InputSource: String, Sendable {
+package enum InputSource: String, Sendable {
     case typed, spoken
 }
 
 /// One line of command history.
-public struct HistoryEntry: Sendable, Equatable {
-    public var time: Date
-    public var source: InputSource
+package struct HistoryEntry: Sendable, Equatable {
+    package var time: Date
+    package var source: InputSource
     /// Recognition confidence in 0…1 for spoken lines.
-    public var confidence: Double?
-    public var line: String
+    package var confidence: Double?
+    package var line: String
     /// The audio of a spoken line (a WAV file), while the clip store keeps it.
-    public var clip: String?
+    package var clip: String?
 
-    public init(time: Date, source: InputSource, confidence: Double? = nil, line: String, clip: String? = nil) {
+    package init(time: Date, source: InputSource, confidence: Double? = nil, line: String, clip: String? = nil) {
         self.time = time
         self.source = source
         self.confidence = confidence
@@ -28,12 +28,12 @@ public struct HistoryEntry: Sendable, Equatable {
 /// `time<TAB>typed|spoken<TAB>confidence or -<TAB>command`, and for spoken lines with
 /// saved audio a fifth field, `<TAB>clip path` (commands never hold tabs). Several vsh processes
 /// append to one file; it is trimmed to `limit` entries when it grows past it.
-public final class CommandHistory {
-    public private(set) var entries: [HistoryEntry] = []
-    public let path: String?
-    public let limit: Int
+package final class CommandHistory {
+    package private(set) var entries: [HistoryEntry] = []
+    package let path: String?
+    package let limit: Int
     /// Lines of the file that could not be read, for a warning.
-    public private(set) var skippedLines = 0
+    package private(set) var skippedLines = 0
 
     nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
         let f = ISO8601DateFormatter()
@@ -42,7 +42,7 @@ public final class CommandHistory {
     }()
 
     /// History backed by `path` (nil keeps it in memory only, as for scripts).
-    public init(path: String?, limit: Int) {
+    package init(path: String?, limit: Int) {
         self.path = path
         self.limit = max(0, limit)
         load()
@@ -76,7 +76,7 @@ public final class CommandHistory {
     /// Adds an entry and appends it to the file. Returns a message when the file could
     /// not be written (the entry is still kept for this session).
     @discardableResult
-    public func append(_ entry: HistoryEntry) -> String? {
+    package func append(_ entry: HistoryEntry) -> String? {
         guard limit > 0 else { return nil }
         entries.append(entry)
         if entries.count > limit { entries.removeFirst(entries.count - limit) }

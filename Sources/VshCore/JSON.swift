@@ -2,8 +2,8 @@ import Foundation
 
 /// Small JSON writing helpers for line-per-object output (keys stay in a stable order,
 /// which JSONEncoder does not promise).
-public enum JSON {
-    public static func string(_ s: String) -> String {
+package enum JSON {
+    package static func string(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -20,7 +20,7 @@ public enum JSON {
     }
 
     /// A number with at most three decimals.
-    public static func number(_ x: Double) -> String {
+    package static func number(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
         var s = String(format: "%.3f", x)
         while s.contains("."), s.hasSuffix("0") { s.removeLast() }

@@ -1,18 +1,18 @@
 /// Spoken numbers: the words the grammar offers for `<digit>` and `<number>`, and how
 /// recognised words read back as digits.
-public enum NumberWords {
-    public static let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+package enum NumberWords {
+    package static let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
     static let teens = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
                         "seventeen", "eighteen", "nineteen"]
     static let tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
     /// The value of a single digit word ("oh" is zero, as in phone numbers).
-    public static func digit(_ word: String) -> Int? {
+    package static func digit(_ word: String) -> Int? {
         if word == "oh" { return 0 }
         return digits.firstIndex(of: word)
     }
 
-    public static func vocabulary(for slot: SpokenPattern.Slot) -> [String] {
+    package static func vocabulary(for slot: SpokenPattern.Slot) -> [String] {
         switch slot {
         case .digit, .digits: digits + ["oh"]
         case .number: digits + teens + tens
@@ -20,7 +20,7 @@ public enum NumberWords {
     }
 
     /// JSGF rules for the slots, to append to a grammar.
-    public static let jsgfRules = """
+    package static let jsgfRules = """
         <digit> = zero | oh | one | two | three | four | five | six | seven | eight | nine;
         <number> = \(digits.joined(separator: " | ")) | \(teens.joined(separator: " | ")) | (\(tens.joined(separator: " | "))) [one | two | three | four | five | six | seven | eight | nine];
         """

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Where vsh keeps things, following the XDG base directory spec.
-public struct Paths: Sendable, Equatable {
+package struct Paths: Sendable, Equatable {
     /// The transcript store (`--store`, `VSH_STORE`, else `$XDG_DATA_HOME/vsh`).
-    public var store: String
+    package var store: String
     /// The user's configuration directory (`--config`, `VSH_CONFIG`, else `$XDG_CONFIG_HOME/vsh`).
-    public var config: String
+    package var config: String
     /// The configuration shipped with vsh (`config/` and `commands/`), read under the user's.
-    public var shipped: String?
+    package var shipped: String?
     /// State that is not worth backing up: history, logs (`$XDG_STATE_HOME/vsh`).
-    public var state: String
+    package var state: String
 
-    public var historyFile: String { state + "/history" }
-    public var userConfigFile: String { config + "/vsh.toml" }
+    package var historyFile: String { state + "/history" }
+    package var userConfigFile: String { config + "/vsh.toml" }
     /// The key that encrypts audio at rest (`encrypt on`); back it up.
-    public var keyFile: String { config + "/key" }
+    package var keyFile: String { config + "/key" }
     /// The audio of spoken commands, kept beside the history (`ClipStore`).
-    public var clipsDirectory: String { state + "/clips" }
+    package var clipsDirectory: String { state + "/clips" }
     /// Where PocketSphinx logs (never the terminal).
-    public var recognizerLog: String { state + "/pocketsphinx.log" }
-    public var shippedConfigFile: String? { shipped.map { $0 + "/config/vsh.toml" } }
+    package var recognizerLog: String { state + "/pocketsphinx.log" }
+    package var shippedConfigFile: String? { shipped.map { $0 + "/config/vsh.toml" } }
 
-    public init(store: String, config: String, shipped: String?, state: String) {
+    package init(store: String, config: String, shipped: String?, state: String) {
         self.store = store
         self.config = config
         self.shipped = shipped
@@ -29,7 +29,7 @@ public struct Paths: Sendable, Equatable {
     }
 
     /// Resolves the paths from options, then the environment, then XDG defaults.
-    public static func resolve(
+    package static func resolve(
         store: String?, config: String?, environment: [String: String], executable: String
     ) -> Paths {
         let home = environment["HOME"] ?? NSHomeDirectory()

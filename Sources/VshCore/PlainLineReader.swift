@@ -1,18 +1,18 @@
 /// Reads lines from standard input without editing: for scripts (`vsh < file`), pipes,
 /// and terminals that cannot edit (TERM=dumb), where it shows the prompt itself.
-public final class PlainLineReader: LineReader {
+package final class PlainLineReader: LineReader {
     private let promptSink: TextSink?
 
     /// `promptSink` receives the prompt before each read; nil shows none (scripts).
-    public init(promptSink: TextSink?) {
+    package init(promptSink: TextSink?) {
         self.promptSink = promptSink
     }
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         promptSink?.write(prompt)
         guard let line = Swift.readLine(strippingNewline: true) else { return .endOfInput }
         return .line(line)
     }
 
-    public func addToRecall(_ line: String) {}
+    package func addToRecall(_ line: String) {}
 }

@@ -2,10 +2,10 @@ import Foundation
 
 /// `pwrite` until every byte is written: the one loop every writer of audio and store
 /// files uses (recordings, sealed chunks, conversions).
-public enum PositionalWrite {
+package enum PositionalWrite {
     /// Writes all of `bytes` at `offset` of `descriptor`, retrying short writes and
     /// interruptions. Returns false, with `errno` saying why, when a write fails.
-    public static func all(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+    package static func all(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         var done = 0
         while done < bytes.count {
             let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))

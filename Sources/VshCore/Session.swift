@@ -5,26 +5,26 @@
 /// each under a key of its own (`SessionKey`), and give it a typed property in an
 /// extension, so that `session.store` reads as if it were declared here while the core
 /// does not depend on the store.
-public final class Session {
-    public var registry: CommandRegistry
-    public var settings: Settings
-    public let paths: Paths
-    public let history: CommandHistory
+package final class Session {
+    package var registry: CommandRegistry
+    package var settings: Settings
+    package let paths: Paths
+    package let history: CommandHistory
     /// Set by `exit`: the shell stops after the current command.
-    public var exitRequested = false
+    package var exitRequested = false
     /// Commands the shell has started in this session (the one running included).
-    public internal(set) var commandsRun = 0
+    package internal(set) var commandsRun = 0
     /// The ids the last `list` or `search` numbered, so `show 2` means its second line.
-    public var listing: [String]?
+    package var listing: [String]?
     /// Asks whether the person wants a long-running command (record, play) to stop:
     /// returns what they did ("Enter", "Ctrl-C"), or nil to go on. Set by the app.
-    public var stopRequest: () -> String? = { nil }
+    package var stopRequest: () -> String? = { nil }
     /// What the shell does around each line; modules above the core add to it.
-    public var hooks = ShellHooks()
+    package var hooks = ShellHooks()
 
     private var parts: [ObjectIdentifier: Any] = [:]
 
-    public init(registry: CommandRegistry, settings: Settings, paths: Paths, history: CommandHistory) {
+    package init(registry: CommandRegistry, settings: Settings, paths: Paths, history: CommandHistory) {
         self.registry = registry
         self.settings = settings
         self.paths = paths
@@ -32,13 +32,13 @@ public final class Session {
     }
 
     /// A module's state for this session, or nil when it has none yet.
-    public subscript<Key: SessionKey>(key: Key.Type) -> Key.Value? {
+    package subscript<Key: SessionKey>(key: Key.Type) -> Key.Value? {
         get { parts[ObjectIdentifier(key)] as? Key.Value }
         set { parts[ObjectIdentifier(key)] = newValue }
     }
 
     /// A module's state, made by `make` the first time it is asked for.
-    public func part<Key: SessionKey>(_ key: Key.Type, orMake make: () -> Key.Value) -> Key.Value {
+    package func part<Key: SessionKey>(_ key: Key.Type, orMake make: () -> Key.Value) -> Key.Value {
         if let value = self[key] { return value }
         let value = make()
         self[key] = value
@@ -47,7 +47,7 @@ public final class Session {
 
     /// Saves a top-level setting into the user's `vsh.toml`, and reads it back: a change
     /// the next start would not see is reported, never claimed.
-    public func saveSetting(_ key: String, _ value: String) throws {
+    package func saveSetting(_ key: String, _ value: String) throws {
         let file = paths.userConfigFile
         do {
             try ConfigFile.setTopLevel(key: key, value: value, in: file)
@@ -62,20 +62,20 @@ public final class Session {
 }
 
 /// Names one module's state in a `Session`: an empty enum whose `Value` is the type kept.
-public protocol SessionKey {
+package protocol SessionKey {
     associatedtype Value
 }
 
 /// What the shell asks of the modules above the core around each line. Command files
 /// use these: a keyword command changes the prompt and takes the lines it listens for,
 /// and changed command files are loaded again before a line runs.
-public struct ShellHooks {
+package struct ShellHooks {
     /// Before each line, interactive or not: a chance to reload what changed.
-    public var beforeLine: [(_ shell: Shell, _ interactive: Bool) -> Void] = []
+    package var beforeLine: [(_ shell: Shell, _ interactive: Bool) -> Void] = []
     /// Returns true when it took the line's words, so the shell runs nothing.
-    public var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool, _ spoken: Bool) -> Bool] = []
+    package var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool, _ spoken: Bool) -> Bool] = []
     /// Changes the prompt text.
-    public var prompt: [(String) -> String] = []
+    package var prompt: [(String) -> String] = []
 
-    public init() {}
+    package init() {}
 }

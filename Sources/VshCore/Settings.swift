@@ -1,9 +1,9 @@
 /// Recording quality: the sample rate recordings are written at.
-public enum Quality: String, CaseIterable, Sendable {
+package enum Quality: String, CaseIterable, Sendable {
     case low, medium, high
 
     /// Samples per second of the WAV files written at this quality.
-    public var sampleRate: Int {
+    package var sampleRate: Int {
         switch self {
         case .low: 8_000
         case .medium: 16_000
@@ -15,57 +15,57 @@ public enum Quality: String, CaseIterable, Sendable {
 /// The settings vsh runs with: built-in defaults, then the shipped `config/vsh.toml`,
 /// then the user's `vsh.toml`. The defaults here and the shipped file must agree
 /// (a test checks it), so the shipped file documents what vsh does with no file at all.
-public struct Settings: Sendable, Equatable {
+package struct Settings: Sendable, Equatable {
     /// Recording quality (`quality` shows and sets it).
-    public var quality: Quality = .medium
+    package var quality: Quality = .medium
     /// How many history entries are kept.
-    public var historySize: Int = 1000
+    package var historySize: Int = 1000
     /// The acoustic model, dictionary and language model directory.
-    public var modelDirectory: String = "/usr/share/pocketsphinx/model/en-us"
+    package var modelDirectory: String = "/usr/share/pocketsphinx/model/en-us"
     /// The ALSA capture device.
-    public var audioDevice: String = "default"
+    package var audioDevice: String = "default"
     /// Utterances whose confidence is below this are not taken as commands (0…1).
-    public var voiceThreshold: Double = 0.5
+    package var voiceThreshold: Double = 0.5
     /// SpeexDSP noise suppression before recognition: `auto` uses the suppressed audio
     /// only for utterances less than `denoiseBelowSNR` dB over the noise floor.
-    public var denoise: Denoise = .auto
+    package var denoise: Denoise = .auto
     /// 24 dB was chosen on synthetic voices. On real speech the suppressor cost quiet
     /// narrowband recordings (fsdd fold 0: 61.0% right at 24, 65.7% at 15) and made
     /// decisions depend on the level (it does not scale with its input);
     /// 15 keeps it for noisy utterances (research/recognition/VOICING.md).
-    public static let denoiseBelowSNR = 15.0
+    package static let denoiseBelowSNR = 15.0
     /// SpeexDSP automatic gain control before recognition (each utterance is also
     /// level-normalised before decoding, whatever this says).
-    public var gainControl: Bool = false
+    package var gainControl: Bool = false
     /// Milliseconds of quiet that end an utterance.
-    public var hangover: Int = 300
+    package var hangover: Int = 300
     /// Milliseconds of quiet after which a whole command that cannot grow ends without
     /// waiting for the hangover (`EarlyEnd`); 0: always wait. 150, the shortest pause
     /// (of 120 and 150) whose decisions on the fitting speakers' real speech stayed within a
     /// point of the full hangover's, both with the Speech Commands words and with vsh's own
     /// grammar; 120 ran commands for 1.7 points more of the everyday words said to vsh's
     /// own grammar (research/recognition/EARLY_END.md).
-    public var earlyEnd: Int = 150
+    package var earlyEnd: Int = 150
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
-    public var voiceRejectBelow: Double = 0.3
+    package var voiceRejectBelow: Double = 0.3
     /// Said while listening is off (`listen off`), turns listening back on.
-    public var wakePhrase: String = "listen on"
+    package var wakePhrase: String = "listen on"
     /// Listen for spoken commands at the prompt (record and play use the device either way).
-    public var listenAtPrompt: Bool = true
+    package var listenAtPrompt: Bool = true
     /// Spoken destructive commands ask for a yes or no before they run.
-    public var confirmDestructive: Bool = true
+    package var confirmDestructive: Bool = true
     /// Seconds a question at the prompt waits for its answer.
-    public var answerSeconds: Double = 10
+    package var answerSeconds: Double = 10
     /// How many spoken commands' audio clips the history keeps.
-    public var historyClips: Int = 100
+    package var historyClips: Int = 100
 
-    public init() {}
+    package init() {}
 }
 
 /// When noise suppression applies. Measured on the command corpus (92 files each):
 /// always on lifts pink noise 67 → 80% but drops clean 85 → 75%; `auto` keeps clean at
 /// 86% and gets pink to 83%.
-public enum Denoise: String, Sendable, CaseIterable {
+package enum Denoise: String, Sendable, CaseIterable {
     case off, on, auto
 }

@@ -2,15 +2,15 @@ import Foundation
 
 /// The read–run loop. Typed lines, script lines and (later) recognised speech all go
 /// through `execute`, so they behave the same.
-public final class Shell {
-    public let session: Session
-    public let output: TextSink
+package final class Shell {
+    package let session: Session
+    package let output: TextSink
     /// Where errors and notices go.
-    public let error: TextSink
+    package let error: TextSink
     let style: Style
     let errorStyle: Style
 
-    public init(session: Session, output: TextSink, error: TextSink, style: Style, errorStyle: Style) {
+    package init(session: Session, output: TextSink, error: TextSink, style: Style, errorStyle: Style) {
         self.session = session
         self.output = output
         self.error = error
@@ -23,7 +23,7 @@ public final class Shell {
     @discardableResult
     /// `spoken`: the line was heard, not typed (a keyword command that listens takes
     /// spoken words as its digits, while typed commands still run).
-    public func execute(_ line: String, interactive: Bool, errorPrefix: String = "", strict: Bool = false,
+    package func execute(_ line: String, interactive: Bool, errorPrefix: String = "", strict: Bool = false,
                         spoken: Bool = false) -> Bool {
         let commands: [[String]]
         do {
@@ -82,7 +82,7 @@ public final class Shell {
 
     /// The interactive loop: prompt, read, record in history, run. Ctrl-C abandons the
     /// line; Ctrl-D or `exit` ends with status 0.
-    public func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
+    package func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
         while !session.exitRequested {
             switch reader.readLine(prompt: session.hooks.prompt.reduce(prompt) { $1($0) }) {
             case .interrupted:
@@ -118,7 +118,7 @@ public final class Shell {
     /// Script mode: no prompt, `#` comments and blank lines skipped, errors prefixed with
     /// `line N:`. Status 0 when every command succeeded, else 1; `strict` stops at the
     /// first failure.
-    public func runScript(reader: LineReader, strict: Bool) -> Int32 {
+    package func runScript(reader: LineReader, strict: Bool) -> Int32 {
         var failed = false
         var number = 0
         while !session.exitRequested {
@@ -136,7 +136,7 @@ public final class Shell {
     }
 
     /// `vsh -c 'a; b'`: runs the commands in order; status as for scripts.
-    public func runCommandString(_ text: String, strict: Bool) -> Int32 {
+    package func runCommandString(_ text: String, strict: Bool) -> Int32 {
         execute(text, interactive: false, strict: strict) ? 0 : 1
     }
 }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// A command heard at the prompt, on its way to run exactly as if it had been typed.
-public struct SpokenLine: Sendable, Equatable {
+package struct SpokenLine: Sendable, Equatable {
     /// The command line it runs (`quality high`).
-    public var line: String
+    package var line: String
     /// The words heard (`set quality high`).
-    public var heard: String
+    package var heard: String
     /// How sure the recogniser was, 0…1.
-    public var confidence: Double
+    package var confidence: Double
     /// The saved audio of the utterance, which history keeps beside the entry.
-    public var clip: String?
+    package var clip: String?
     /// How a doubt was settled before it ran: `chosen 2`, `confirmed`; nil when vsh did not ask.
-    public var settled: String?
+    package var settled: String?
     /// Where the utterance ended, in seconds of the audio input, and the monotonic clock
     /// (`VoicePrompt.monotonic`) when that audio was captured: for the timing `--verbose` shows.
-    public var end: Double
-    public var endClock: Double?
+    package var end: Double
+    package var endClock: Double?
 
-    public init(line: String, heard: String, confidence: Double, clip: String? = nil, settled: String? = nil,
+    package init(line: String, heard: String, confidence: Double, clip: String? = nil, settled: String? = nil,
                 end: Double = 0, endClock: Double? = nil) {
         self.line = line
         self.heard = heard

@@ -4,7 +4,7 @@ extension SpokenPattern {
     /// Whether some phrase of the pattern is longer than `words` and begins with them.
     /// Slots count as words that may go on: "twenty" can become "twenty one", and
     /// `<digits>` always takes one more digit.
-    public func canGrow(after words: [String]) -> Bool {
+    package func canGrow(after words: [String]) -> Bool {
         grows(words[...]) { _ in false }
     }
 

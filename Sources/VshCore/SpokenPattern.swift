@@ -6,24 +6,24 @@
 ///                   `<digits>` (one or more digits in a row)
 /// Alternatives and slots capture what was said, numbered `$1`, `$2`… from the left;
 /// slots capture the value as digits ("seven" → 7, "twenty one" → 21).
-public indirect enum SpokenPattern: Equatable, Sendable {
+package indirect enum SpokenPattern: Equatable, Sendable {
     case word(String)
     case sequence([SpokenPattern])
     case alternatives([SpokenPattern])
     case optional(SpokenPattern)
     case slot(Slot)
 
-    public enum Slot: String, Sendable, CaseIterable {
+    package enum Slot: String, Sendable, CaseIterable {
         case digit, number, digits
     }
 
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct ParseError: Error, Equatable, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// Parses a pattern; errors say what is wrong and where.
-    public static func parse(_ text: String) throws -> SpokenPattern {
+    package static func parse(_ text: String) throws -> SpokenPattern {
         var parser = PatternParser<SpokenPattern>(text: text) { name in
             guard let slot = Slot(rawValue: name) else {
                 throw ParseError(message: "unknown slot <\(name)> in \"\(text)\"; use <digit>, <digits> or <number>")
@@ -34,7 +34,7 @@ public indirect enum SpokenPattern: Equatable, Sendable {
     }
 
     /// Every word the pattern can produce (for the pronunciation dictionary).
-    public var vocabulary: Set<String> {
+    package var vocabulary: Set<String> {
         switch self {
         case .word(let w): [w]
         case .sequence(let items), .alternatives(let items): items.reduce(into: Set()) { $0.formUnion($1.vocabulary) }
@@ -44,7 +44,7 @@ public indirect enum SpokenPattern: Equatable, Sendable {
     }
 
     /// The pattern as a JSGF rule expansion (slots refer to the rules `<digit>`, `<number>`).
-    public var jsgf: String {
+    package var jsgf: String {
         switch self {
         case .word(let w): w
         case .sequence(let items): items.map(\.jsgf).joined(separator: " ")
@@ -56,7 +56,7 @@ public indirect enum SpokenPattern: Equatable, Sendable {
     }
 
     /// Matches the whole of `words`; returns the captures in order, or nil.
-    public func match(_ words: [String]) -> [String]? {
+    package func match(_ words: [String]) -> [String]? {
         var result: [String]?
         matchPrefix(words[...], captures: []) { rest, captures in
             if rest.isEmpty {

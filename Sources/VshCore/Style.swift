@@ -2,25 +2,25 @@ import Foundation
 
 /// Terminal styling. Off when output is not a terminal, when NO_COLOR is set, or TERM=dumb,
 /// so piped output never carries escape codes.
-public struct Style: Sendable {
-    public var colors: Bool
+package struct Style: Sendable {
+    package var colors: Bool
 
-    public init(colors: Bool) { self.colors = colors }
+    package init(colors: Bool) { self.colors = colors }
 
     /// Decides from the environment and whether the sink is a terminal.
-    public static func detect(isTerminal: Bool, environment: [String: String]) -> Style {
+    package static func detect(isTerminal: Bool, environment: [String: String]) -> Style {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb" || environment["TERM"] == nil
         return Style(colors: isTerminal && !noColor && !dumb)
     }
 
-    public static let plain = Style(colors: false)
+    package static let plain = Style(colors: false)
 
-    public func bold(_ s: String) -> String { wrap(s, "1") }
-    public func dim(_ s: String) -> String { wrap(s, "2") }
-    public func red(_ s: String) -> String { wrap(s, "31") }
-    public func yellow(_ s: String) -> String { wrap(s, "33") }
-    public func green(_ s: String) -> String { wrap(s, "32") }
+    package func bold(_ s: String) -> String { wrap(s, "1") }
+    package func dim(_ s: String) -> String { wrap(s, "2") }
+    package func red(_ s: String) -> String { wrap(s, "31") }
+    package func yellow(_ s: String) -> String { wrap(s, "33") }
+    package func green(_ s: String) -> String { wrap(s, "32") }
 
     private func wrap(_ s: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
@@ -31,7 +31,7 @@ extension String {
     /// The text with control characters shown, not obeyed: a title holding an escape
     /// sequence prints as `\x1b[2J` instead of clearing the screen (terminal injection).
     /// Tabs become spaces; newlines, C0, DEL and C1 controls become `\xNN`.
-    public var visible: String {
+    package var visible: String {
         guard unicodeScalars.contains(where: Self.isControl) else { return self }
         var out = ""
         for scalar in unicodeScalars {

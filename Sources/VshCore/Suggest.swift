@@ -1,9 +1,9 @@
 /// "Did you mean" for mistyped or misheard words.
-public enum Suggest {
+package enum Suggest {
     /// The candidate nearest to `word` by edit distance (a swap of two neighbours counts
     /// as one edit), if it is within a third of the word's length (at least one edit).
     /// Case is no difference: `LIST` gets `list`.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let word = word.lowercased()
         let limit = max(1, word.count / 3)
         var best: (String, Int)?
@@ -15,7 +15,7 @@ public enum Suggest {
     }
 
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -2,33 +2,33 @@ import Foundation
 
 /// Where commands write. Commands never `print`: they write to the sinks in their
 /// `CommandContext`, so tests can capture exactly what a person would see.
-public protocol TextSink: AnyObject {
+package protocol TextSink: AnyObject {
     func write(_ text: String)
 }
 
 extension TextSink {
     /// Writes `text` followed by a newline.
-    public func line(_ text: String = "") { write(text + "\n") }
+    package func line(_ text: String = "") { write(text + "\n") }
 }
 
 /// A sink over a file descriptor (standard output or error). Unbuffered, so output
 /// to stdout and stderr keeps its order when both go to one terminal.
-public final class FileDescriptorSink: TextSink, @unchecked Sendable {
+package final class FileDescriptorSink: TextSink, @unchecked Sendable {
     private let handle: FileHandle
     /// Whether the descriptor is a terminal (decides colours and cursor codes).
-    public let isTerminal: Bool
+    package let isTerminal: Bool
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         handle = FileHandle(fileDescriptor: fileDescriptor, closeOnDealloc: false)
         isTerminal = isatty(fileDescriptor) == 1
     }
 
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         guard !text.isEmpty else { return }
         // A closed pipe (vsh ... | head) must not kill the shell mid-command.
         try? handle.write(contentsOf: Data(text.utf8))
     }
 
-    public static let standardOutput = FileDescriptorSink(fileDescriptor: 1)
-    public static let standardError = FileDescriptorSink(fileDescriptor: 2)
+    package static let standardOutput = FileDescriptorSink(fileDescriptor: 1)
+    package static let standardError = FileDescriptorSink(fileDescriptor: 2)
 }

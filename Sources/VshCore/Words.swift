@@ -3,13 +3,13 @@ import Foundation
 /// Splits a command line into words, the way a person expects from a shell: spaces
 /// separate words, '…' and "…" group them, a backslash escapes the next character.
 /// `;` separates commands (for `vsh -c`) when not quoted.
-public enum Words {
-    public struct SplitError: Error, Equatable, CustomStringConvertible {
-        public var description: String
+package enum Words {
+    package struct SplitError: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// The commands in `line`, each as its words. Empty commands are dropped.
-    public static func splitCommands(_ line: String) throws -> [[String]] {
+    package static func splitCommands(_ line: String) throws -> [[String]] {
         var commands: [[String]] = []
         var words: [String] = []
         var word = ""
@@ -66,12 +66,12 @@ public enum Words {
     }
 
     /// All the words of `line`, with `;` treated as a word separator.
-    public static func split(_ line: String) throws -> [String] {
+    package static func split(_ line: String) throws -> [String] {
         try splitCommands(line).flatMap { $0 }
     }
 
     /// Quotes a word so that `split` gives it back unchanged.
-    public static func quote(_ word: String) -> String {
+    package static func quote(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { ch in
             ch.isLetter || ch.isNumber || "-_./:,+=@%".contains(ch)
         }

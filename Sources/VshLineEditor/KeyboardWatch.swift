@@ -1,14 +1,12 @@
 import Foundation
-import VshCore
-import VshVoice
 
 /// While a long command runs at the prompt (record, play), the person stops it with
 /// Enter (or by typing `stop` and Enter) or Ctrl-C. The terminal is in its normal line
 /// mode then, so a finished line is waiting on standard input; Ctrl-C arrives through
 /// the signal pipe the line editor installed.
-public enum KeyboardWatch {
+package enum KeyboardWatch {
     /// What the person did to ask for a stop, or nil. Never blocks.
-    public static func stopRequested() -> String? {
+    package static func stopRequested() -> String? {
         if SignalPipe.drain().contains(SIGINT) { return "Ctrl-C" }
         var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
         guard poll(&fds, 1, 0) > 0 else { return nil }

@@ -2,7 +2,6 @@ import CLibEdit
 import CVshShims
 import Foundation
 import VshCore
-import VshVoice
 
 /// The `vsh>` prompt through libedit's native API: emacs-style editing, history recall
 /// (arrows, Ctrl-R incremental search), tab completion from the registry, and Ctrl-C
@@ -11,7 +10,7 @@ import VshVoice
 /// vsh reads the keyboard itself (EL_GETCFN) so one loop can wait on several sources:
 /// the keyboard, signals (Ctrl-C, window resize) and the voice listener (`sideInput`,
 /// see LibEditReader+Voice.swift).
-public final class LibEditReader: LineReader {
+package final class LibEditReader: LineReader {
     /// Owned: freed with el_end in deinit.
     let editLine: OpaquePointer
     /// Owned: freed with history_end in deinit.
@@ -22,7 +21,7 @@ public final class LibEditReader: LineReader {
 
     /// The voice side: its descriptor joins the keyboard's poll; its actions redraw the
     /// prompt, print notices above it, or enter a spoken line.
-    public var sideInput: PromptSideInput?
+    package var sideInput: PromptSideInput?
     /// Voice work waiting for its turn at the line (the keyboard goes first).
     var voiceSteps: [VoiceStep] = []
     /// What to finish once libedit has redrawn the line (the second half of a step).
@@ -38,7 +37,7 @@ public final class LibEditReader: LineReader {
 
     /// Starts libedit on the terminal. Returns nil when libedit cannot start (then the
     /// caller falls back to plain reads). `completer` gets the text before the cursor.
-    public init?(historySize: Int, completer: @escaping (String) -> (partial: String, matches: [String])) {
+    package init?(historySize: Int, completer: @escaping (String) -> (partial: String, matches: [String])) {
         setlocale(LC_CTYPE, "")
         guard let el = el_init("vsh", stdin, stdout, stderr) else { return nil }
         guard let h = history_init() else {
@@ -93,7 +92,7 @@ public final class LibEditReader: LineReader {
         return Unmanaged<LibEditReader>.fromOpaque(data).takeUnretainedValue()
     }
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         releaseEcho()
         interrupted = false
         finished = nil
@@ -119,7 +118,7 @@ public final class LibEditReader: LineReader {
         return .line(line)
     }
 
-    public func addToRecall(_ line: String) {
+    package func addToRecall(_ line: String) {
         vsh_history_enter(history, line)
     }
 

@@ -1,6 +1,4 @@
 import Foundation
-import VshCore
-import VshVoice
 
 /// Turns SIGINT and SIGWINCH into bytes on a pipe (the self-pipe trick), so the
 /// keyboard loop can poll() for keys and signals together. The handler only writes

@@ -1,25 +1,22 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
 import VshCommands
 
 /// The speech the tests decode: `Tests/Fixtures` in the checkout (small real recordings
 /// and the generator of the synthetic corpus), so a plain clone runs every test.
 /// Benchmarks read the larger evaluation data from ../shared/eval instead.
-public enum EvalData {
+package enum EvalData {
     /// The repository checkout (for shipped files such as bench/commands.gram).
-    public static let repository: String = URL(fileURLWithPath: #filePath)
+    package static let repository: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// `Tests/Fixtures` in the checkout.
-    public static let directory: String = repository + "/Tests/Fixtures"
+    package static let directory: String = repository + "/Tests/Fixtures"
 
     /// Human recordings with transcripts.
-    public static var real: String { directory + "/real" }
+    package static var real: String { directory + "/real" }
 
     /// The librivox sentences and what is said in each, keyed by file path.
-    public static func librivox() -> [(path: String, words: String)] {
+    package static func librivox() -> [(path: String, words: String)] {
         let dir = real + "/librivox"
         guard let text = try? String(contentsOfFile: dir + "/transcription", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
@@ -32,16 +29,16 @@ public enum EvalData {
     }
 
     /// One file of the spoken-command corpus: what it says (commands separated by ` | `).
-    public struct Spoken: Sendable {
-        public var id: String
-        public var path: String
-        public var condition: String
-        public var expected: String
+    package struct Spoken: Sendable {
+        package var id: String
+        package var path: String
+        package var condition: String
+        package var expected: String
     }
 
     /// The spoken-command corpus, made by Tests/Fixtures/make-commands-corpus (espeak-ng,
     /// flite, sox; about 3 s) into a temporary directory once per generator version.
-    public static func commandCorpus() throws -> [Spoken] {
+    package static func commandCorpus() throws -> [Spoken] {
         let generator = directory + "/make-commands-corpus"
         let stamp = (try? FileManager.default.attributesOfItem(atPath: generator)[.modificationDate] as? Date)
             .map { Int($0.timeIntervalSince1970) } ?? 0
@@ -69,7 +66,7 @@ public enum EvalData {
 
     /// Word error rate of `hypothesis` against `reference`: word-level edit distance over
     /// the reference length.
-    public static func wordErrorRate(_ hypothesis: String, _ reference: String) -> Double {
+    package static func wordErrorRate(_ hypothesis: String, _ reference: String) -> Double {
         let h = hypothesis.lowercased().split(separator: " "), r = reference.lowercased().split(separator: " ")
         var row = Array(0...h.count)
         for i in 1...max(1, r.count) where !r.isEmpty {

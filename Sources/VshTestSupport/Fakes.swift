@@ -1,43 +1,41 @@
 import Foundation
 import VshCore
-import VshStore
 import VshVoice
-import VshCommands
 
 /// A sink that keeps what was written, for assertions.
-public final class BufferSink: TextSink {
-    public private(set) var text = ""
-    public init() {}
-    public func write(_ text: String) { self.text += text }
+package final class BufferSink: TextSink {
+    package private(set) var text = ""
+    package init() {}
+    package func write(_ text: String) { self.text += text }
     /// Forgets what was written so far.
-    public func clear() { text = "" }
+    package func clear() { text = "" }
 }
 
 /// A line reader that plays back a fixed list of inputs, then reports the end.
-public final class ScriptedLineReader: LineReader {
+package final class ScriptedLineReader: LineReader {
     private var inputs: [LineInput]
-    public private(set) var prompts: [String] = []
-    public private(set) var recalled: [String] = []
+    package private(set) var prompts: [String] = []
+    package private(set) var recalled: [String] = []
 
-    public init(_ inputs: [LineInput]) { self.inputs = inputs }
-    public convenience init(lines: [String]) { self.init(lines.map { .line($0) }) }
+    package init(_ inputs: [LineInput]) { self.inputs = inputs }
+    package convenience init(lines: [String]) { self.init(lines.map { .line($0) }) }
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         prompts.append(prompt)
         return inputs.isEmpty ? .endOfInput : inputs.removeFirst()
     }
 
-    public func addToRecall(_ line: String) { recalled.append(line) }
+    package func addToRecall(_ line: String) { recalled.append(line) }
 }
 
 /// Audio from memory, delivered in the pieces the reader asks for, then the end.
-public final class FakeAudioSource: AudioSource {
-    public let name = "test audio"
+package final class FakeAudioSource: AudioSource {
+    package let name = "test audio"
     private var samples: ArraySlice<Int16>
 
-    public init(_ samples: [Int16]) { self.samples = samples[...] }
+    package init(_ samples: [Int16]) { self.samples = samples[...] }
 
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         let n = min(buffer.count, samples.count)
         buffer.replaceSubrange(0..<n, with: samples.prefix(n))
         samples = samples.dropFirst(n)
@@ -47,11 +45,11 @@ public final class FakeAudioSource: AudioSource {
 
 /// A command recogniser that answers from a script, one recognition per utterance (then
 /// nothing heard), and counts the utterances it was given.
-public final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
+package final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
     private let answers = Locked<(script: [Recognition], calls: Int)>(([], 0))
 
     /// `script`: (words, confidence) for each utterance in turn.
-    public init(_ script: [([String], Double)]) {
+    package init(_ script: [([String], Double)]) {
         let recognitions = script.map { words, confidence in
             Recognition(
                 words: words.map { RecognizedWord(word: $0, start: 0, end: 0, confidence: confidence) },
@@ -61,9 +59,9 @@ public final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
     }
 
     /// How many utterances it has been asked to recognise.
-    public var calls: Int { answers.withLock { $0.calls } }
+    package var calls: Int { answers.withLock { $0.calls } }
 
-    public func recognize(_ samples: [Int16], start: Double) -> Recognition {
+    package func recognize(_ samples: [Int16], start: Double) -> Recognition {
         answers.withLock { state in
             state.calls += 1
             return state.script.isEmpty ? Recognition(words: [], confidence: 0) : state.script.removeFirst()
@@ -72,17 +70,17 @@ public final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
 }
 
 /// A front end that leaves the audio as it is.
-public final class PassThroughPreprocessor: Preprocessor {
-    public init() {}
-    public func process(_ frame: inout [Int16]) {}
+package final class PassThroughPreprocessor: Preprocessor {
+    package init() {}
+    package func process(_ frame: inout [Int16]) {}
 }
 
 /// Test audio: steady low noise with louder tone bursts where speech would be, so the
 /// endpointer finds an utterance in each burst. `parts` alternate silence and speech
 /// lengths in seconds, starting with silence. `tone` is the bursts' amplitude (4,000:
 /// about −21 dBFS, over noise at −55 dBFS; above 32,767 they clip).
-public enum TestSignal {
-    public static func bursts(_ parts: [Double], seed: UInt32 = 7, tone amplitude: Double = 4_000) -> [Int16] {
+package enum TestSignal {
+    package static func bursts(_ parts: [Double], seed: UInt32 = 7, tone amplitude: Double = 4_000) -> [Int16] {
         var seed = seed
         var out: [Int16] = []
         for (i, seconds) in parts.enumerated() {

@@ -1,24 +1,21 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
 import VshCommands
 
 /// Fault injection for the transcript store: vsh run under a file-size limit, as another
 /// user, or killed at a random moment; stores filled directly in the format of FORMAT.md;
 /// and `StoreCheck`, which says what is wrong with a store after the fault.
-public enum FaultInjection {
+package enum FaultInjection {
     /// How one run of vsh ended.
-    public struct Run {
-        public var stdout: String
-        public var stderr: String
+    package struct Run {
+        package var stdout: String
+        package var stderr: String
         /// The exit status, or the signal that ended it (`signaled`).
-        public var status: Int32
-        public var signaled: Bool
+        package var status: Int32
+        package var signaled: Bool
         /// Whether it ended by our SIGKILL rather than on its own.
-        public var killed: Bool { signaled && status == SIGKILL }
+        package var killed: Bool { signaled && status == SIGKILL }
         /// With `changing`: seconds from vsh's first change of the store to its end.
-        public var changingSeconds: Double?
+        package var changingSeconds: Double?
     }
 
     /// Runs vsh with `arguments` and `stdin`, as `user` (uid and gid; nil: as we are) with
@@ -27,7 +24,7 @@ public enum FaultInjection {
     /// from the moment vsh first marks that store's lock file (its first change begins,
     /// seen through inotify), so the kill lands among the script's changes however slow
     /// the start was.
-    public static func run(
+    package static func run(
         _ vsh: VshBinary, _ arguments: [String], stdin: String = "", environment extra: [String: String] = [:],
         fileSizeLimit: Int? = nil, user: UInt32? = nil, killAfter: Double? = nil, changing store: String? = nil
     ) throws -> Run {
@@ -87,7 +84,7 @@ public enum FaultInjection {
     }
 
     /// A 16-bit mono WAV of `seconds` of a tone at `rate`, its samples varying with `seed`.
-    public static func wav(seconds: Double, rate: Int = 16000, seed: Int = 0) -> Data {
+    package static func wav(seconds: Double, rate: Int = 16000, seed: Int = 0) -> Data {
         let count = Int(seconds * Double(rate))
         var data = Data(capacity: 44 + 2 * count)
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
@@ -101,7 +98,7 @@ public enum FaultInjection {
     }
 
     /// The id vsh would give something started `second` seconds into 2026-11-21 (slot 0).
-    public static func id(day: Int = 21, second: Int) -> String {
+    package static func id(day: Int = 21, second: Int) -> String {
         let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
         var value = second * 12
         var chars = [Character](repeating: "0", count: 4)
@@ -128,7 +125,7 @@ public enum FaultInjection {
     }
 
     /// Writes a saved transcript (`.txt`, `.wav`, `.json`) as vsh would.
-    public static func saveItem(in store: String, second: Int, text: String, seconds: Double = 0.2) throws -> String {
+    package static func saveItem(in store: String, second: Int, text: String, seconds: Double = 0.2) throws -> String {
         let id = id(second: second)
         try makeDirectory(store)
         try write(wav(seconds: seconds, seed: second), store + "/\(id).wav")
@@ -138,7 +135,7 @@ public enum FaultInjection {
     }
 
     /// Leaves a draft in `drafts/` as the recorder leaves it: WAV, header and text, timings.
-    public static func leaveDraft(in store: String, second: Int, text: String, seconds: Double = 0.2) throws -> String {
+    package static func leaveDraft(in store: String, second: Int, text: String, seconds: Double = 0.2) throws -> String {
         let id = id(second: second)
         try makeDirectory(store + "/drafts")
         try write(wav(seconds: seconds, seed: second), store + "/drafts/\(id).wav")
@@ -149,7 +146,7 @@ public enum FaultInjection {
 
     /// Every file under `directory` (relative path) and a digest of its bytes and mode:
     /// equal digests mean nothing changed.
-    public static func snapshot(_ directory: String) -> [String: String] {
+    package static func snapshot(_ directory: String) -> [String: String] {
         var out: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return out }
         for case let name as String in walker {

@@ -1,16 +1,12 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
-import VshCommands
 
 /// SplitMix64: a tiny seeded generator, so every fuzz run tries the same inputs and a
 /// failure names a case that can be replayed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -22,18 +18,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// Inputs for fuzz tests: valid seeds, mutated a few times each (byte flips, inserted
 /// structural characters, truncation, splicing, random and invalid UTF-8, odd numbers).
 /// Deterministic for a given seed value.
-public struct Fuzzer {
+package struct Fuzzer {
     /// Cases per target: `VSH_FUZZ_CASES`, else 2000 (a few seconds in debug, for CI).
-    public static var cases: Int {
+    package static var cases: Int {
         ProcessInfo.processInfo.environment["VSH_FUZZ_CASES"].flatMap { Int($0) } ?? 2000
     }
 
-    public var random: SplitMix64
-    public let seeds: [[UInt8]]
+    package var random: SplitMix64
+    package let seeds: [[UInt8]]
     /// Characters that mean something to the format under test.
-    public let structural: [UInt8]
+    package let structural: [UInt8]
 
-    public init(seed: UInt64, seeds: [[UInt8]], structural: String) {
+    package init(seed: UInt64, seeds: [[UInt8]], structural: String) {
         random = SplitMix64(seed: seed)
         self.seeds = seeds
         self.structural = Array(structural.utf8)
@@ -47,7 +43,7 @@ public struct Fuzzer {
     static let numbers: [UInt32] = [0, 1, 2, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0xFFFF, 8, 16, 24, 32, 44_100, 1_000_000]
 
     /// The next input: a seed with one to four mutations.
-    public mutating func next() -> [UInt8] {
+    package mutating func next() -> [UInt8] {
         var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
         for _ in 0...Int(random.next() % 4) { mutate(&bytes) }
         return bytes
@@ -91,7 +87,7 @@ public struct Fuzzer {
     }
 
     /// How an input is shown in a failure: escaped, so it can be pasted into a test.
-    public static func show(_ bytes: [UInt8]) -> String {
+    package static func show(_ bytes: [UInt8]) -> String {
         "[" + bytes.map { String($0) }.joined(separator: ",") + "]"
     }
 }

@@ -1,19 +1,17 @@
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 import VshCommands
 
 /// A shell over fakes: built-in registry, a temporary config and state directory,
 /// output captured in buffers.
-public final class ShellHarness {
-    public let directory: TempDirectory
-    public let output = BufferSink()
-    public let error = BufferSink()
-    public let session: Session
-    public let shell: Shell
+package final class ShellHarness {
+    package let directory: TempDirectory
+    package let output = BufferSink()
+    package let error = BufferSink()
+    package let session: Session
+    package let shell: Shell
 
-    public init(settings: Settings = Settings(), registry: CommandRegistry = Builtins.registry()) {
+    package init(settings: Settings = Settings(), registry: CommandRegistry = Builtins.registry()) {
         directory = TempDirectory("vsh-shell")
         let paths = Paths(
             store: directory.file("store"), config: directory.file("config"),
@@ -25,7 +23,7 @@ public final class ShellHarness {
     }
 
     /// Runs `lines` as a script; returns the exit status.
-    public func script(_ lines: [String], strict: Bool = false) -> Int32 {
+    package func script(_ lines: [String], strict: Bool = false) -> Int32 {
         shell.runScript(reader: ScriptedLineReader(lines: lines), strict: strict)
     }
 

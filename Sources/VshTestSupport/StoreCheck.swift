@@ -1,7 +1,4 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
 import VshCommands
 
 /// A store checker ("fsck"): runs `vsh list --json` (the next start, which puts right a
@@ -10,24 +7,24 @@ import VshCommands
 /// stated length, a transcript both saved and in the trash, half a transcript (audio
 /// without its `.txt`), temporary files left over, a listing cache that disagrees with
 /// the files, modes other than 0700 and 0600.
-public struct StoreCheck {
+package struct StoreCheck {
     /// What is wrong; empty when the store is sound.
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// Saved transcripts: id → digest of the `.txt` and `.wav`.
-    public var live: [String: String] = [:]
+    package var live: [String: String] = [:]
     /// Transcripts in the trash: id → the same digest.
-    public var trashed: [String: String] = [:]
-    public var drafts: Set<String> = []
-    public var trashedDrafts: Set<String> = []
+    package var trashed: [String: String] = [:]
+    package var drafts: Set<String> = []
+    package var trashedDrafts: Set<String> = []
     /// What the next start said (warnings, notices of what it put right).
-    public var startMessages = ""
+    package var startMessages = ""
 
     /// Every transcript and draft the store holds anywhere.
-    public var everything: Set<String> { Set(live.keys).union(trashed.keys).union(drafts).union(trashedDrafts) }
+    package var everything: Set<String> { Set(live.keys).union(trashed.keys).union(drafts).union(trashedDrafts) }
 
     /// Checks `store`; files named in `damaged` (paths relative to the store) were damaged
     /// on purpose and are only required to be left alone.
-    public init(store: String, vsh: VshBinary, damaged: Set<String> = [], user: UInt32? = nil) {
+    package init(store: String, vsh: VshBinary, damaged: Set<String> = [], user: UInt32? = nil) {
         guard FileManager.default.fileExists(atPath: store) else { return }
         let first = try? FaultInjection.run(vsh, ["--store", store, "-c", "list --json"], user: user)
         startMessages = first?.stderr ?? ""
@@ -143,15 +140,15 @@ public struct StoreCheck {
     }
 
     /// Where a WAV's samples are and how many bytes of them the file holds.
-    public struct Wave {
-        public var rate: Int
-        public var dataOffset: Int
-        public var dataBytes: Int
-        public var declared: Int
+    package struct Wave {
+        package var rate: Int
+        package var dataOffset: Int
+        package var dataBytes: Int
+        package var declared: Int
         /// Seconds of audio the header describes.
-        public var seconds: Double { rate > 0 ? Double(min(declared, dataBytes) / 2) / Double(rate) : 0 }
+        package var seconds: Double { rate > 0 ? Double(min(declared, dataBytes) / 2) / Double(rate) : 0 }
 
-        public init?(_ data: Data) {
+        package init?(_ data: Data) {
             let b = [UInt8](data)
             func u32(_ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24 }
             guard b.count >= 12, b[0..<4] == [0x52, 0x49, 0x46, 0x46][...], b[8..<12] == [0x57, 0x41, 0x56, 0x45][...] else { return nil }

@@ -1,17 +1,13 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
-import VshCommands
 
 /// A program in a real pseudo-terminal, driven through tmux: type keys, read the screen.
 /// Each session has its own tmux server socket, so tests never meet each other.
-public final class TmuxSession {
-    public let socket: String
+package final class TmuxSession {
+    package let socket: String
     private let name = "vsh"
 
     /// Starts `command` (argv) in a `width`×`height` terminal with `environment`.
-    public init(command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
+    package init(command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         socket = FileManager.default.temporaryDirectory.path + "/vsh-tmux-\(getpid())-\(UUID().uuidString.prefix(8))"
         let env = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // sh reports the exit status on the screen: a tmux server started from a test
@@ -29,15 +25,15 @@ public final class TmuxSession {
     }
 
     /// Types keys: literal text, or tmux key names such as "Tab", "Enter", "C-c", "Up".
-    public func send(_ keys: String..., literal: Bool = false) throws {
+    package func send(_ keys: String..., literal: Bool = false) throws {
         try tmux(["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
     }
 
     /// Types `text` exactly as written.
-    public func type(_ text: String) throws { try send(text, literal: true) }
+    package func type(_ text: String) throws { try send(text, literal: true) }
 
     /// The visible screen as typed (trailing spaces kept: `-N`), trailing blank lines removed.
-    public func screen() throws -> String {
+    package func screen() throws -> String {
         var text = try tmux(["capture-pane", "-p", "-N", "-t", name])
         while text.hasSuffix("\n") { text.removeLast() }
         return text
@@ -46,7 +42,7 @@ public final class TmuxSession {
     /// Waits until `predicate` holds for the screen; returns the screen. Throws with the
     /// last screen when it does not happen within `timeout` seconds.
     @discardableResult
-    public func waitFor(_ what: String, timeout: Double = 10, _ predicate: (String) -> Bool) throws -> String {
+    package func waitFor(_ what: String, timeout: Double = 10, _ predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -59,21 +55,21 @@ public final class TmuxSession {
 
     /// Waits for `text` to appear on the screen.
     @discardableResult
-    public func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+    package func waitFor(_ text: String, timeout: Double = 10) throws -> String {
         try waitFor("'\(text)'", timeout: timeout) { $0.contains(text) }
     }
 
     static let exitMarker = "[vsh-test: exited with status "
 
     /// The program's exit status once it has exited, else nil.
-    public func exitStatus() throws -> Int32? {
+    package func exitStatus() throws -> Int32? {
         let text = try screen()
         guard let range = text.range(of: Self.exitMarker, options: .backwards) else { return nil }
         return Int32(text[range.upperBound...].prefix { $0.isNumber })
     }
 
     /// Waits for the program to exit and returns its status.
-    public func waitForExit(timeout: Double = 10) throws -> Int32 {
+    package func waitForExit(timeout: Double = 10) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let status = try exitStatus() { return status }
@@ -82,9 +78,9 @@ public final class TmuxSession {
         throw Timeout(message: "the program did not exit; the screen was:\n\(try screen())")
     }
 
-    public struct Timeout: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct Timeout: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// Runs tmux and returns what it printed. posix_spawn and waitpid rather than

@@ -1,36 +1,33 @@
 import Foundation
-import VshCore
-import VshStore
-import VshVoice
 import VshCommands
 
 /// Runs the built `vsh` binary as a person would, in an isolated home: its own config,
 /// state and data directories, so tests never touch the real ones.
-public struct VshBinary {
-    public struct Result {
-        public var stdout: String
-        public var stderr: String
-        public var status: Int32
+package struct VshBinary {
+    package struct Result {
+        package var stdout: String
+        package var stderr: String
+        package var status: Int32
     }
 
     /// The binary under test: $VSH_BIN, else `.build/debug/vsh` in this package.
-    public static var path: String {
+    package static var path: String {
         if let path = ProcessInfo.processInfo.environment["VSH_BIN"], !path.isEmpty { return path }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/vsh").path
     }
 
-    public let home: TempDirectory
+    package let home: TempDirectory
 
-    public init() {
+    package init() {
         home = TempDirectory("vsh-home")
         precondition(FileManager.default.isExecutableFile(atPath: Self.path),
                      "\(Self.path) is missing: run `swift build` (or `make test`) first")
     }
 
     /// The environment vsh runs with: a private HOME and XDG directories.
-    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    package func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         for key in ["VSH_STORE", "VSH_CONFIG", "VSH_SHARE", "NO_COLOR"] { env[key] = nil }
         env["HOME"] = home.path
@@ -42,7 +39,7 @@ public struct VshBinary {
     }
 
     /// Runs a shell command line (sox, espeak-ng: making test audio); throws when it fails.
-    public static func shell(_ line: String) throws {
+    package static func shell(_ line: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", line]
@@ -54,7 +51,7 @@ public struct VshBinary {
     }
 
     /// Runs vsh with `arguments`, feeding `stdin` through a pipe (so vsh sees a script).
-    public func run(_ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Result {
+    package func run(_ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments
@@ -78,5 +75,5 @@ public struct VshBinary {
             status: process.terminationStatus)
     }
 
-    public func remove() { home.remove() }
+    package func remove() { home.remove() }
 }

@@ -1,11 +1,8 @@
-import VshCore
-import VshStore
-
 /// The voice path's seams. VshVoice defines them; VshAudio implements them with ALSA,
 /// SpeexDSP and PocketSphinx; tests use fakes.
 
 /// A source of 16 kHz mono 16-bit audio: a microphone, a file, a test fake.
-public protocol AudioSource: AnyObject {
+package protocol AudioSource: AnyObject {
     /// A name for messages (device or file name).
     var name: String { get }
     /// Fills `buffer` with up to `buffer.count` samples and returns how many it wrote;
@@ -15,7 +12,7 @@ public protocol AudioSource: AnyObject {
 
 extension AudioSource {
     /// Everything up to the end of the stream: for files and takes, not for long recordings.
-    public func readToEnd() throws -> [Int16] {
+    package func readToEnd() throws -> [Int16] {
         var all: [Int16] = []
         var buffer = [Int16](repeating: 0, count: 16_384)
         while true {
@@ -27,7 +24,7 @@ extension AudioSource {
 }
 
 /// Cleans audio before recognition (noise suppression, gain control), in place.
-public protocol Preprocessor: AnyObject {
+package protocol Preprocessor: AnyObject {
     func process(_ frame: inout [Int16])
 }
 
@@ -35,7 +32,7 @@ public protocol Preprocessor: AnyObject {
 /// Either as it arrives, one utterance at a time (`begin`, `feed` returns the words so
 /// far, `end`), or a whole utterance at once, which is more accurate: the decoder can
 /// normalise the audio over the whole utterance rather than guess from what came before.
-public protocol StreamingRecognizer: AnyObject {
+package protocol StreamingRecognizer: AnyObject {
     func recognize(_ samples: [Int16], start: Double) -> Recognition
     /// `start`: where the utterance begins in the stream (seconds), for word times.
     func begin(at start: Double)

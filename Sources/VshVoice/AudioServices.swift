@@ -1,10 +1,9 @@
-import VshCore
 import VshStore
 
 /// What commands that touch audio (record, play) need from the audio side. VshApp
 /// provides it with ALSA, libsndfile, SpeexDSP and PocketSphinx; tests with fakes; it is
 /// nil with `--no-voice`.
-public protocol AudioServices: AnyObject {
+package protocol AudioServices: AnyObject {
     /// Audio to record: the microphone, or `file` (recorded until it ends). `rate` is
     /// what the quality asks for; the input reports the rate it really records at.
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput
@@ -17,15 +16,12 @@ public protocol AudioServices: AnyObject {
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
     /// returns false to stop.
     func play(path: String, progress: (_ level: Double, _ position: Double) -> Bool) throws
-    /// What adapts the speech model to the person (`train`), and the stock acoustic
-    /// model it adapts.
-    func modelAdapter() throws -> (adapter: ModelAdapter, base: String)
 }
 
 /// Audio being recorded: reading it delivers 16 kHz for recognition, and everything
 /// read is also written, at the recording's own rate, to the writer `startWriting` gets
 /// (the store's: `TranscriptStore.draftWriter(for:)`, sealed while it encrypts).
-public protocol RecordingInput: AudioSource {
+package protocol RecordingInput: AudioSource {
     /// The rate the audio is written at (the device's, or the quality's for files).
     var sampleRate: Int { get }
     /// `microphone default`, `file notes.wav`: how the recording was made.
@@ -42,5 +38,5 @@ public protocol RecordingInput: AudioSource {
 
 extension AudioServices {
     /// No spotter: a recording ends by Enter, Ctrl-C or the end of its input.
-    public func stopSpotter() throws -> StreamingRecognizer? { nil }
+    package func stopSpotter() throws -> StreamingRecognizer? { nil }
 }

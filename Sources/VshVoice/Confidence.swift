@@ -1,6 +1,4 @@
 import Foundation
-import VshCore
-import VshStore
 
 /// How sure vsh is that an utterance was meant as the command it was heard as, 0…1.
 ///
@@ -16,32 +14,32 @@ import VshStore
 /// seconds of speech unexplained (a sentence heard as a short command), is no command
 /// either, and so is one with a word that has no voiced frame (a noise). Fitted on Speech
 /// Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md, VOICING.md).
-public struct Confidence: Sendable, Equatable {
+package struct Confidence: Sendable, Equatable {
     /// What the confidence looks at, from one decode of an utterance.
-    public struct Features: Sendable, Equatable {
+    package struct Features: Sendable, Equatable {
         /// 10 ms frames decoded; frames inside real words (not silence or fillers).
-        public var frames: Int
-        public var wordFrames: Int
+        package var frames: Int
+        package var wordFrames: Int
         /// Phones in the recognised words' pronunciations.
-        public var phones: Int
+        package var phones: Int
         /// Words recognised (fillers not counted).
-        public var words: Int
+        package var words: Int
         /// How much better the best phrase scores than the best *different* phrase of the
         /// grammar in the search's n-best list (path scores, log base 1.0001; other words
         /// are not counted); nil when the search kept no other phrase of the grammar, which
         /// happens when none came close.
-        public var runnerUpGap: Double?
+        package var runnerUpGap: Double?
         /// The first everyday word (no command) among the words heard, if any.
-        public var otherWord: String?
+        package var otherWord: String?
 
         /// 10 ms frames outside the words that are as loud as speech: what the words heard
         /// do not account for.
-        public var speechOutsideWords: Int
+        package var speechOutsideWords: Int
         /// How voiced the least voiced word is: its most periodic frame's YIN difference
         /// (`Voicing`), 0 for a clear vowel, about 1 for noise.
-        public var weakestVoicing: Double
+        package var weakestVoicing: Double
 
-        public init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
+        package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0) {
             self.speechOutsideWords = speechOutsideWords
             self.weakestVoicing = weakestVoicing
@@ -57,31 +55,31 @@ public struct Confidence: Sendable, Equatable {
     /// How long a phone of the words heard may last on average, in 10 ms frames: a command
     /// squeezed into less (a click) or stretched over more (a hum) is no command. On the
     /// fitting speakers 1% of right commands fell outside each end.
-    public var framesPerPhone: ClosedRange<Double>
+    package var framesPerPhone: ClosedRange<Double>
     /// How much speech-level audio the words may leave unexplained, in 10 ms frames: a
     /// sentence heard as a short command leaves seconds of it ("quality low" in a 5 s
     /// librivox sentence: 314 frames), a spoken command at most about 1.6 s of noise or
     /// breath (the most among Speech Commands fold 0's right commands: 158).
-    public var unexplainedSpeech: Int
+    package var unexplainedSpeech: Int
     /// How periodic every word's most voiced frame must be (`Voicing`, below this): each
     /// word has a vowel. Noise heard as "up" has none. The strictest value that cost at
     /// most 0.5% of the fitting speakers' right commands (it cost 1 of 553); it also
     /// removed 10 of their 53 wrong commands and 5 of the 8 noise clips heard as commands.
-    public var voiced: Double
+    package var voiced: Double
     /// The runner-up gap at which the confidence is one half. On the fitting speakers the
     /// 12-class top-1 was flat (73.1–73.4%) for 0 to 100; 100 runs the fewest wrong commands.
-    public var midpoint: Double
+    package var midpoint: Double
     /// How fast the confidence rises with the gap (gap units per e-fold of the odds).
-    public var scale: Double
+    package var scale: Double
     /// The gap taken when the search kept no runner-up.
-    public var unrivalled: Double
+    package var unrivalled: Double
 
     /// A command that beat the runner-up by less than `midpoint` is a close call: at the
     /// prompt it gets "did you mean" (a tie is 0.3, `voice.reject_below`), not a run.
-    public static let model = Confidence(framesPerPhone: 6...45, unexplainedSpeech: 200, voiced: 0.4, midpoint: 100,
+    package static let model = Confidence(framesPerPhone: 6...45, unexplainedSpeech: 200, voiced: 0.4, midpoint: 100,
                                          scale: 118, unrivalled: 1_000)
 
-    public func probability(_ features: Features) -> Double {
+    package func probability(_ features: Features) -> Double {
         guard features.otherWord == nil, features.words > 0, features.phones > 0,
               framesPerPhone.contains(Double(features.wordFrames) / Double(features.phones)),
               features.speechOutsideWords <= unexplainedSpeech, features.weakestVoicing < voiced else { return 0 }
@@ -89,5 +87,5 @@ public struct Confidence: Sendable, Equatable {
         return 1 / (1 + exp(-(gap - midpoint) / scale))
     }
 
-    public static func probability(_ features: Features) -> Double { model.probability(features) }
+    package static func probability(_ features: Features) -> Double { model.probability(features) }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
 
 /// Audio to running text: source → front end → endpointer → a streaming recogniser
 /// (dictation or keyword spotting). Each utterance is decoded whole when the endpointer
@@ -8,8 +7,8 @@ import VshStore
 /// results; the whole-utterance decode still gives the final words, because the live
 /// decoder must guess the utterance's level from earlier ones (measured on librivox: a
 /// sentence decoded first in a fresh decoder, 75% word errors live, 0% whole).
-public final class DictationPipeline {
-    public enum Event: Equatable {
+package final class DictationPipeline {
+    package enum Event: Equatable {
         case speechStarted(Double)
         /// The words so far of the utterance under way.
         case partial(String)
@@ -24,12 +23,12 @@ public final class DictationPipeline {
 
     /// Spots the phrase that ends a recording ("stop recording") in short utterances: a
     /// keyword spotter, since dictation rarely writes the phrase as said.
-    public var stopSpotter: StreamingRecognizer?
+    package var stopSpotter: StreamingRecognizer?
     /// The longest utterance the stop phrase is looked for in (seconds): said on its own,
     /// as a command, not inside a sentence.
-    public static let stopPhraseLongest = 2.5
+    package static let stopPhraseLongest = 2.5
     /// How much of the utterance the spotted phrase must cover.
-    public static let stopPhraseShare = 0.4
+    package static let stopPhraseShare = 0.4
 
     let source: AudioSource
     let frontEnd: Preprocessor?
@@ -39,7 +38,7 @@ public final class DictationPipeline {
     let useProcessed: Bool
     let interim: Bool
 
-    public init(source: AudioSource, frontEnd: Preprocessor?, useProcessed: Bool, endpointer: Endpointer,
+    package init(source: AudioSource, frontEnd: Preprocessor?, useProcessed: Bool, endpointer: Endpointer,
                 recognizer: StreamingRecognizer, interim: Bool) {
         self.interim = interim
         self.source = source
@@ -54,7 +53,7 @@ public final class DictationPipeline {
     /// check for a stop request while nobody speaks). Stopped by `onAudio`, the pipeline
     /// still decodes what was being said up to that moment: a recording stopped by hand
     /// keeps its last words.
-    public func run(chunk: Int = 480, onAudio: ([Int16]) -> Bool = { _ in true }, onEvent: (Event) -> Bool) throws {
+    package func run(chunk: Int = 480, onAudio: ([Int16]) -> Bool = { _ in true }, onEvent: (Event) -> Bool) throws {
         var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         var fed: Int? = nil  // stream sample up to which the recogniser has audio; nil between utterances
         var lastPartial = ""

@@ -1,3 +1,5 @@
+import VshCore
+
 /// When a command may end before the full hangover: the endpointer waits `hangover` ms of
 /// quiet (300) because noise dips split words and people pause inside commands. Most of
 /// that wait is needless when what was heard is a whole command that cannot grow. After
@@ -18,19 +20,19 @@
 ///     alone, is voiced weakly if at all, and the full hangover would have joined it to
 ///     the word.
 /// Anything else waits for the full hangover, as before, and is decided on the longer audio.
-public struct EarlyEnd {
+package struct EarlyEnd {
     /// Milliseconds of quiet after the last speech before asking.
-    public var pause: Int
-    public var minimumConfidence: Double
-    public var minimumGap: Double
+    package var pause: Int
+    package var minimumConfidence: Double
+    package var minimumGap: Double
     /// Seconds of the decoded audio after the last word.
-    public var minimumSilence: Double
+    package var minimumSilence: Double
     /// Each word's most voiced frame must be below this (`Voicing`).
-    public var clearlyVoiced: Double
+    package var clearlyVoiced: Double
     /// Whether recognised words are a whole phrase that cannot grow.
-    public var isFinal: ([String]) -> Bool
+    package var isFinal: ([String]) -> Bool
 
-    public init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
+    package init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
                 minimumSilence: Double = defaultSilence, clearlyVoiced: Double = defaultVoicing,
                 isFinal: @escaping ([String]) -> Bool) {
         self.pause = pause
@@ -47,14 +49,14 @@ public struct EarlyEnd {
     /// Sure, not only likely: a command that barely passes the run threshold gains little
     /// by ending sooner and loses the rest of the hangover's audio. 0.8 of {0.5, 0.7, 0.8,
     /// 0.9}: the fewest wrong commands on the fitting speakers, then the most early ends.
-    public static let defaultConfidence = 0.8
-    public static let defaultGap = 100.0
-    public static let defaultSilence = 0.15
-    public static let defaultVoicing = 0.05
+    package static let defaultConfidence = 0.8
+    package static let defaultGap = 100.0
+    package static let defaultSilence = 0.15
+    package static let defaultVoicing = 0.05
 
     /// Whether the utterance may end with `recognition` of audio that ends at `audioEnd`
     /// (stream seconds), heard after `pause` ms of quiet.
-    public func accepts(_ recognition: Recognition, audioEnd: Double) -> Bool {
+    package func accepts(_ recognition: Recognition, audioEnd: Double) -> Bool {
         guard let last = recognition.words.last, recognition.confidence >= minimumConfidence,
               audioEnd - last.end >= minimumSilence,
               isFinal(recognition.words.map(\.word)) else { return false }

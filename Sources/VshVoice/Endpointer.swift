@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
 
 /// Finds utterances in a continuous 16 kHz stream: speech starts when the frame energy
 /// stays above the tracked noise floor for a few frames, and ends after a stretch of
@@ -8,49 +7,49 @@ import VshStore
 /// recogniser needs the silence around words.
 ///
 /// SpeexDSP's own VAD is a placeholder, so vsh uses this detector instead.
-public final class Endpointer {
-    public struct Settings: Sendable, Equatable {
+package final class Endpointer {
+    package struct Settings: Sendable, Equatable {
         /// dB above the noise floor that counts as speech. Measured on the command corpus:
         /// 10 dB missed soft word onsets in white and pink noise (white 56%, pink 36%);
         /// 4 dB lifted them to 84% and 67% with clean speech unchanged.
-        public var threshold: Double = 4
+        package var threshold: Double = 4
         /// dB above the floor that keeps an utterance going once it has started: lower
         /// than `threshold`, so that dips between words in noise do not end it early.
-        public var holdThreshold: Double = 2
+        package var holdThreshold: Double = 2
         /// Frames (10 ms) above the threshold in a row that start speech.
-        public var startFrames = 5
+        package var startFrames = 5
         /// Milliseconds of quiet that end an utterance.
         /// Measured on the synthetic command corpus: 300 ms and 200 ms (with
         /// `holdThreshold` 2 dB) score the same (80.8% and 80.6%), 150 ms splits words in
         /// noise (77.5%, twice the false accepts). But people pause inside commands:
         /// 200 ms cut a human "four | queen of clubs" in two. 300 ms keeps it whole.
-        public var hangover = 300
+        package var hangover = 300
         /// Milliseconds of quiet after which the endpointer asks `endsEarly` whether the
         /// utterance is over already (a whole command that cannot grow); 0 never asks.
         /// Asked once per pause, and only when it is shorter than the hangover.
-        public var earlyPause = 0
+        package var earlyPause = 0
         /// Milliseconds of audio kept before speech starts and after it ends: the
         /// recogniser needs silence around the words, and soft onsets lie below the
         /// threshold. 400 ms beat 250/200 by 1–8 points in noise.
-        public var paddingBefore = 400
-        public var paddingAfter = 400
+        package var paddingBefore = 400
+        package var paddingAfter = 400
         /// Utterances with less speech than this are dropped as clicks (ms).
-        public var minimumSpeech = 100
+        package var minimumSpeech = 100
         /// Utterances are cut at this length (seconds).
-        public var maximumLength = 15.0
+        package var maximumLength = 15.0
         /// "Speech" whose frame energy has stayed within this many dB (standard deviation)
         /// for `steadyFrames` is a step up in the background (a fan, a hum, noise after
         /// digital silence), not speech: the noise floor moves up to it. Speech swings
         /// 10–20 dB between syllables; the frame energy of steady noise varies by about
         /// 0.5 dB.
-        public var steadyDeviation = 1.0
-        public var steadyFrames = 100
+        package var steadyDeviation = 1.0
+        package var steadyFrames = 100
 
-        public init() {}
+        package init() {}
     }
 
     /// What feeding audio produced.
-    public enum Event: Equatable {
+    package enum Event: Equatable {
         /// Speech began at this time (seconds from the start of the stream).
         case speechStarted(Double)
         /// A finished utterance.
@@ -58,33 +57,33 @@ public final class Endpointer {
     }
 
     /// An utterance's audio (with padding) and where it lies in the stream.
-    public struct Segment: Equatable, Sendable {
-        public var samples: [Int16]
+    package struct Segment: Equatable, Sendable {
+        package var samples: [Int16]
         /// The same stretch after the front end (noise suppression), when one runs.
-        public var processed: [Int16]?
+        package var processed: [Int16]?
         /// Seconds from the start of the stream.
-        public var start: Double
-        public var end: Double
+        package var start: Double
+        package var end: Double
         /// When the last speech frame ended: `end` minus the padding after it.
-        public var speechEnd: Double
+        package var speechEnd: Double
         /// When the endpointer decided the utterance was over (speech end + hangover).
-        public var closedAt: Double
+        package var closedAt: Double
         /// Loudest frame over the noise floor, in dB.
-        public var snr: Double
+        package var snr: Double
         /// Whether `endsEarly` ended it, before the full hangover. Its samples (and
         /// processed audio) then run on past `end` by the rest of the hangover, filled
         /// with the quiet from before the speech: the recogniser hears the utterance with
         /// as much quiet after it as a full hangover leaves. (Without it, on real speech
         /// the shorter audio raised the confidence of every utterance: 3x the wrong
         /// commands of the full hangover on Speech Commands.)
-        public var early = false
+        package var early = false
         /// Whether its speech began before the full hangover after an utterance that ended
         /// early would have run out: with the full hangover it would have been part of
         /// that utterance (the rest of a word, a breath after it), not one of its own.
-        public var continuesEarly = false
+        package var continuesEarly = false
     }
 
-    public static let frameLength = 160  // 10 ms at 16 kHz
+    package static let frameLength = 160  // 10 ms at 16 kHz
 
     /// Added to a frame's mean energy (pre-emphasised, in LSB²) before taking its
     /// decibels, so that digital silence has a level: about the energy of silence dithered
@@ -97,7 +96,7 @@ public final class Endpointer {
     /// Commands, 0.5 made 3 decisions of the fitting speakers better and 1 of the others,
     /// and none worse (research/recognition/SPEED.md).
     static let silenceEnergy = 0.5
-    public let settings: Settings
+    package let settings: Settings
 
     private var pending: [Int16] = []       // samples not yet a whole frame
     private var pendingProcessed: [Int16] = []
@@ -123,35 +122,35 @@ public final class Endpointer {
 
     /// Asked after `earlyPause` ms of quiet with the utterance as it would be if it ended
     /// now; true ends it there. Without it every utterance waits for the full hangover.
-    public var endsEarly: ((Segment) -> Bool)?
+    package var endsEarly: ((Segment) -> Bool)?
 
-    public init(settings: Settings = Settings()) {
+    package init(settings: Settings = Settings()) {
         self.settings = settings
         steady = SteadyLevel(frames: settings.steadyFrames, deviation: settings.steadyDeviation)
     }
 
     /// Whether an utterance is under way.
-    public var hearingSpeech: Bool { inSpeech }
+    package var hearingSpeech: Bool { inSpeech }
 
     /// Samples taken into whole frames so far: the stream position the events refer to.
-    public var position: Int { historyStart + history.count }
+    package var position: Int { historyStart + history.count }
 
     /// The audio (raw, or after the front end) from stream sample `from` to the current
     /// position, as far as it is still kept: from the start of the current utterance's
     /// padding on while speech goes on.
-    public func audio(from: Int, processed: Bool = false) -> ArraySlice<Int16> {
+    package func audio(from: Int, processed: Bool = false) -> ArraySlice<Int16> {
         let source = processed && processedHistory.count == history.count ? processedHistory : history
         let first = min(max(from, historyStart), position) - historyStart
         return source[first...]
     }
 
     /// The current noise floor in dB (for meters and diagnostics).
-    public var noiseFloor: Double? { floor }
+    package var noiseFloor: Double? { floor }
 
     /// Feeds samples; returns the events they completed. `processed` is the same audio
     /// after the front end, sample for sample; speech is detected on the raw audio (the
     /// front end's noise suppression would move the floor), and segments carry both.
-    public func feed(_ samples: [Int16], processed: [Int16]? = nil) -> [Event] {
+    package func feed(_ samples: [Int16], processed: [Int16]? = nil) -> [Event] {
         precondition(processed == nil || processed!.count == samples.count, "processed audio must align with the raw audio")
         var events: [Event] = []
         pending += samples
@@ -173,7 +172,7 @@ public final class Endpointer {
     }
 
     /// Ends the stream: an utterance under way is finished.
-    public func finish() -> [Event] {
+    package func finish() -> [Event] {
         guard inSpeech else { return [] }
         return close(at: frameIndex)
     }

@@ -1,10 +1,7 @@
-import VshCore
-import VshStore
-
 /// Reads a source and feeds an endpointer: the front end works in whole 10 ms frames
 /// on a copy of the audio, so the raw and processed audio are fed in whole frames,
 /// aligned sample for sample. Both pipelines read their sources through this.
-struct EndpointerFeed {
+package struct EndpointerFeed {
     let source: AudioSource
     let frontEnd: Preprocessor?
     let endpointer: Endpointer
@@ -12,7 +9,7 @@ struct EndpointerFeed {
     private var pending: [Int16] = []
     private var dcBlocker = DCBlocker()
 
-    init(source: AudioSource, frontEnd: Preprocessor?, endpointer: Endpointer, chunk: Int) {
+    package init(source: AudioSource, frontEnd: Preprocessor?, endpointer: Endpointer, chunk: Int) {
         self.source = source
         self.frontEnd = frontEnd
         self.endpointer = endpointer
@@ -21,7 +18,7 @@ struct EndpointerFeed {
 
     /// Reads once. Returns the audio read (empty once the source has ended, when the
     /// endpointer is finished too) and the events it completed.
-    mutating func step() throws -> (read: ArraySlice<Int16>, events: [Endpointer.Event]) {
+    package mutating func step() throws -> (read: ArraySlice<Int16>, events: [Endpointer.Event]) {
         let n = try source.read(into: &buffer)
         pending += buffer[0..<n]
         let whole = pending.count / Endpointer.frameLength * Endpointer.frameLength

@@ -7,10 +7,10 @@ import VshCore
 /// are written out to eight repeats (longer phrases than that are not commands). Tags
 /// and weights are ignored. A grammar this does not understand (recursion, `<VOID>`,
 /// `<NULL>`, a syntax error) gives nil: then no phrase counts as final.
-public enum JSGFPattern {
+package enum JSGFPattern {
     static let repeats = 8
 
-    public static func parse(_ grammar: String) -> SpokenPattern? {
+    package static func parse(_ grammar: String) -> SpokenPattern? {
         var rules: [String: [Token]] = [:]
         var publicRules: [String] = []
         for statement in statements(grammar) {

@@ -1,11 +1,9 @@
 import Foundation
-import VshCore
-import VshStore
 
 /// The words of a JSGF grammar file (for a `--grammar` given by the user): what is left
 /// after comments, the header, rule names, tags, weights and operators are removed.
-public enum JSGFWords {
-    public static func words(in grammar: String) -> Set<String> {
+package enum JSGFWords {
+    package static func words(in grammar: String) -> Set<String> {
         var text = grammar
         // Comments.
         while let open = text.range(of: "/*"), let close = text.range(of: "*/", range: open.upperBound..<text.endIndex) {

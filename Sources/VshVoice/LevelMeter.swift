@@ -4,20 +4,20 @@ import VshCore
 /// The loudness of audio as it goes by (dBFS, RMS), one value per window of samples:
 /// the level bar of `record` and `play` (100 ms windows), and the `--levels` of
 /// `vsh listen` (25 ms).
-public struct LevelMeter {
+package struct LevelMeter {
     /// Samples per window.
-    public let window: Int
+    package let window: Int
     private var sum = 0.0
     private var count = 0
     /// The level of the last whole window; −∞ before the first.
-    public private(set) var level = -Double.infinity
+    package private(set) var level = -Double.infinity
 
-    public init(window: Int = AudioFormat.sampleRate / 10) {
+    package init(window: Int = AudioFormat.sampleRate / 10) {
         self.window = max(1, window)
     }
 
     /// Adds samples; `each` gets the level of every window they complete.
-    public mutating func add(_ samples: some Collection<Int16>, each: (Double) -> Void = { _ in }) {
+    package mutating func add(_ samples: some Collection<Int16>, each: (Double) -> Void = { _ in }) {
         for s in samples {
             sum += Double(s) * Double(s)
             count += 1
@@ -31,7 +31,7 @@ public struct LevelMeter {
     }
 
     /// A bar of `width` cells for −60…0 dBFS.
-    public static func bar(_ level: Double, width: Int = 20) -> String {
+    package static func bar(_ level: Double, width: Int = 20) -> String {
         let fraction = level.isFinite ? max(0, min(1, (level + 60) / 60)) : 0
         let filled = Int((fraction * Double(width)).rounded())
         return String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)

@@ -10,17 +10,17 @@ import VshCore
 /// The words are the most likely ones of the stock English language model
 /// (scripts/make-other-words writes `byLikelihood`), so they were not picked by looking at
 /// any test set.
-public enum OtherWords {
+package enum OtherWords {
     /// How many of the most likely words compete. Measured on Speech Commands speakers of
     /// fold 0 (research/recognition/OTHER_WORDS.md): more words reject more speech that is
     /// no command and cost decoding time.
-    public static let count = 1_000
+    package static let count = 1_000
 
     /// The first `count` words that are neither in `vocabulary` nor sound exactly like a
     /// word of it (a pronunciation in common: "know" for "no", "write" for "right"), nor
     /// missing from `dictionary`. `dictionary` must hold the vocabulary's and these
     /// words' pronunciations.
-    public static func against(_ vocabulary: Set<String>, in dictionary: PronunciationDictionary,
+    package static func against(_ vocabulary: Set<String>, in dictionary: PronunciationDictionary,
                                count: Int = count) -> [String] {
         let taken = Set(vocabulary.flatMap { dictionary.entries[$0] ?? [] })
         var words: [String] = []
@@ -34,7 +34,7 @@ public enum OtherWords {
 
     /// Every word `against` may choose from, and the grammar's ballast: what the
     /// dictionary has to load.
-    public static var candidates: Set<String> { Set(byLikelihood + [OpenGrammar.ballast]) }
+    package static var candidates: Set<String> { Set(byLikelihood + [OpenGrammar.ballast]) }
 }
 
 /// A command grammar opened to speech that is no command: its phrases, or one or two of
@@ -42,25 +42,25 @@ public enum OtherWords {
 /// audio clearly better. Two, because "good morning everyone" against a single word was
 /// heard as the command "code one"; each weighted alike, so that one-word commands meet
 /// the same competition as with one (a free second word cost 6 points of right words).
-public enum OpenGrammar {
+package enum OpenGrammar {
     /// The public rule of the opened grammar.
-    public static let rule = "vsh_utterance"
+    package static let rule = "vsh_utterance"
 
     /// The weight of each other word against a phrase of the grammar (JSGF weights;
     /// PocketSphinx scales them far less than their face value suggests). Chosen on
     /// Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
-    public static let weight = "1e-24"
+    package static let weight = "1e-24"
 
     /// A word no one says in a command, given weight 1 beside the other words so that
     /// theirs is not normalised away: JSGF divides the weights of a rule's alternatives by
     /// their sum, and a weight on a rule reference has no effect in PocketSphinx. Were it
     /// ever heard, it is an other word like the rest: no command.
-    public static let ballast = "antidisestablishmentarianism"
+    package static let ballast = "antidisestablishmentarianism"
 
     /// `jsgf` with its public rules made private and one new public rule: any of them, or
     /// one of `otherWords` and optionally a second, each weighted. PocketSphinx decodes a
     /// grammar's first public rule only, so the grammar's own rules are all kept.
-    public static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight) -> String {
+    package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight) -> String {
         var publicRules: [String] = []
         var text = ""
         var rest = Substring(jsgf)

@@ -4,19 +4,19 @@ import VshStore
 
 /// The recognition grammar built from the registry's spoken forms, and the way back
 /// from recognised words to the command line they stand for.
-public struct VoiceGrammar: Sendable {
-    public struct Form: Sendable {
-        public var command: String
-        public var pattern: SpokenPattern
-        public var line: String
+package struct VoiceGrammar: Sendable {
+    package struct Form: Sendable {
+        package var command: String
+        package var pattern: SpokenPattern
+        package var line: String
     }
 
-    public private(set) var forms: [Form] = []
+    package private(set) var forms: [Form] = []
     /// Patterns that could not be parsed: "command: error".
-    public private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
 
     /// The grammar of every spoken form in `registry`, in registry order.
-    public init(registry: CommandRegistry) {
+    package init(registry: CommandRegistry) {
         for entry in registry.entries {
             for form in entry.info.spokenForms {
                 do {
@@ -29,12 +29,12 @@ public struct VoiceGrammar: Sendable {
     }
 
     /// Every word the grammar can produce.
-    public var vocabulary: Set<String> {
+    package var vocabulary: Set<String> {
         forms.reduce(into: Set<String>()) { $0.formUnion($1.pattern.vocabulary) }
     }
 
     /// The grammar in JSGF, one public rule over every form.
-    public var jsgf: String {
+    package var jsgf: String {
         var text = "#JSGF V1.0;\ngrammar vsh;\n"
         text += "public <command> = " + (forms.isEmpty ? "<VOID>" : forms.indices.map { "<form\($0)>" }.joined(separator: " | ")) + ";\n"
         for (i, form) in forms.enumerated() {
@@ -46,7 +46,7 @@ public struct VoiceGrammar: Sendable {
 
     /// The command line for recognised `words`, or nil when no form matches them.
     /// Alternative pronunciations such as `record(2)` count as the word itself.
-    public func interpret(_ words: [String]) -> (command: String, line: String)? {
+    package func interpret(_ words: [String]) -> (command: String, line: String)? {
         let clean = Self.clean(words)
         for form in forms {
             if let captures = form.pattern.match(clean) {
@@ -59,14 +59,14 @@ public struct VoiceGrammar: Sendable {
     /// Whether `words` are a whole command that no longer phrase begins with: the voice
     /// path may end the utterance as soon as they are heard ("save"), where a phrase that
     /// can grow ("stop", which may become "stop recording") waits for the full hangover.
-    public func isFinal(_ words: [String]) -> Bool {
+    package func isFinal(_ words: [String]) -> Bool {
         let clean = Self.clean(words)
         guard !clean.isEmpty, interpret(clean) != nil else { return false }
         return !forms.contains { $0.pattern.canGrow(after: clean) }
     }
 
     /// `isFinal` for a grammar given as one pattern (a JSGF file, `JSGFPattern`).
-    public static func isFinal(in phrases: SpokenPattern) -> ([String]) -> Bool {
+    package static func isFinal(in phrases: SpokenPattern) -> ([String]) -> Bool {
         { words in
             let clean = Self.clean(words)
             return !clean.isEmpty && phrases.match(clean) != nil && !phrases.canGrow(after: clean)
@@ -81,7 +81,7 @@ public struct VoiceGrammar: Sendable {
     static let fillers: Set<String> = ["<s>", "</s>", "<sil>", "[noise]", "[breath]", "[cough]", "[um]", "[uh]", "[smack]"]
 
     /// `record(2)` → `record`.
-    public static func baseWord(_ word: String) -> String {
+    package static func baseWord(_ word: String) -> String {
         if let paren = word.firstIndex(of: "("), word.hasSuffix(")") { return String(word[..<paren]) }
         return word
     }

@@ -5,17 +5,17 @@ import VshCore
 /// listen`, `vsh transcribe`, `record` and the prompt's listener all build their
 /// pipelines here. The real parts (SpeexDSP, PocketSphinx) come in through the two
 /// factories (`VoicePath.system` in VshAudio); tests pass fakes.
-public struct VoicePath {
-    public let settings: Settings
+package struct VoicePath {
+    package let settings: Settings
     /// Makes a front end that suppresses noise and/or controls gain.
     let makeFrontEnd: (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor
     /// Loads a recogniser for a JSGF grammar over `vocabulary`.
     let makeRecognizer: (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
     /// Names the speech model a recogniser made now would load: when it changes (`train`
     /// adapted the model, or `train reset` put the stock one back) the listener reloads.
-    public let model: () -> String
+    package let model: () -> String
 
-    public init(
+    package init(
         settings: Settings,
         frontEnd: @escaping (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor,
         recognizer: @escaping (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer,
@@ -28,7 +28,7 @@ public struct VoicePath {
     }
 
     /// The front end, when noise suppression or gain control is on.
-    public func frontEnd() -> Preprocessor? {
+    package func frontEnd() -> Preprocessor? {
         let denoise = settings.denoise != .off
         guard denoise || settings.gainControl else { return nil }
         return makeFrontEnd(denoise, settings.gainControl)
@@ -36,11 +36,11 @@ public struct VoicePath {
 
     /// Which audio a command recogniser gets: with `denoise = auto` (and no gain control)
     /// the front end's only for noisy utterances, since suppression costs clean speech.
-    public var frontEndUse: VoicePipeline.FrontEndUse {
+    package var frontEndUse: VoicePipeline.FrontEndUse {
         settings.denoise == .auto && !settings.gainControl ? .belowSNR(Settings.denoiseBelowSNR) : .always
     }
 
-    public func endpointer() -> Endpointer {
+    package func endpointer() -> Endpointer {
         var endpointing = Endpointer.Settings()
         endpointing.hangover = settings.hangover
         endpointing.earlyPause = settings.earlyEnd
@@ -48,12 +48,12 @@ public struct VoicePath {
     }
 
     /// A recogniser for `grammar`'s commands.
-    public func recognizer(for grammar: VoiceGrammar) throws -> CommandRecognizer {
+    package func recognizer(for grammar: VoiceGrammar) throws -> CommandRecognizer {
         try makeRecognizer(grammar.jsgf, grammar.vocabulary)
     }
 
     /// A recogniser for a JSGF grammar given as text.
-    public func recognizer(jsgf: String, vocabulary: Set<String>) throws -> CommandRecognizer {
+    package func recognizer(jsgf: String, vocabulary: Set<String>) throws -> CommandRecognizer {
         try makeRecognizer(jsgf, vocabulary)
     }
 
@@ -61,7 +61,7 @@ public struct VoicePath {
     /// recognised words are a whole command that cannot grow: those end after
     /// `voice.early_end_ms` of quiet when vsh is sure of them (`EarlyEnd`), the rest after
     /// the full hangover; without it every utterance waits for the hangover.
-    public func commandPipeline(
+    package func commandPipeline(
         source: AudioSource, recognizer: CommandRecognizer, threshold: Double,
         isFinal: (([String]) -> Bool)? = nil,
         interpret: @escaping ([String]) -> (command: String, line: String)?
@@ -78,7 +78,7 @@ public struct VoicePath {
     }
 
     /// Audio to free text (dictation or keyword spotting).
-    public func dictationPipeline(source: AudioSource, recognizer: StreamingRecognizer, interim: Bool) -> DictationPipeline {
+    package func dictationPipeline(source: AudioSource, recognizer: StreamingRecognizer, interim: Bool) -> DictationPipeline {
         DictationPipeline(
             source: source, frontEnd: frontEnd(), useProcessed: settings.denoise == .on, endpointer: endpointer(),
             recognizer: recognizer, interim: interim)

@@ -1,22 +1,21 @@
 import Foundation
 import VshCore
-import VshStore
 
 /// What the recogniser made of one utterance.
-public struct Recognition: Sendable, Equatable {
+package struct Recognition: Sendable, Equatable {
     /// The words recognised, variants (`record(2)`) and fillers removed.
-    public var words: [RecognizedWord]
+    package var words: [RecognizedWord]
     /// How sure the recogniser is that the utterance is this phrase of the grammar, 0…1.
-    public var confidence: Double
+    package var confidence: Double
     /// Other phrases that fit the audio, best first, as words (the best one not repeated;
     /// may hold partial phrases): what "did you mean" offers when the confidence is low.
     /// Empty when the recogniser cannot tell.
-    public var alternatives: [[String]] = []
+    package var alternatives: [[String]] = []
     /// What the confidence was computed from, when the recogniser has a confidence model
     /// (`vsh listen --json` prints it, for benchmarks).
-    public var features: Confidence.Features?
+    package var features: Confidence.Features?
 
-    public init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = [],
+    package init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = [],
                 features: Confidence.Features? = nil) {
         self.words = words
         self.confidence = confidence
@@ -24,11 +23,11 @@ public struct Recognition: Sendable, Equatable {
         self.features = features
     }
 
-    public var text: String { words.map(\.word).joined(separator: " ") }
+    package var text: String { words.map(\.word).joined(separator: " ") }
 }
 
 /// Recognises a whole utterance against the command grammar.
-public protocol CommandRecognizer: AnyObject {
+package protocol CommandRecognizer: AnyObject {
     /// `samples`: 16 kHz mono; `start`: where they begin in the stream (seconds), so that
     /// word times come out in stream time.
     ///
@@ -39,37 +38,37 @@ public protocol CommandRecognizer: AnyObject {
 }
 
 /// One utterance the voice path heard, and what vsh will do with it.
-public struct Utterance: Sendable, Equatable {
-    public var recognition: Recognition
+package struct Utterance: Sendable, Equatable {
+    package var recognition: Recognition
     /// The command line it dispatches, or nil when rejected (out of grammar or unsure).
-    public var line: String?
+    package var line: String?
     /// The registry command, when `line` is set.
-    public var command: String?
-    public var start: Double
-    public var end: Double
+    package var command: String?
+    package var start: Double
+    package var end: Double
     /// Seconds from the end of speech to this result: the endpointer's wait for silence
     /// plus the decoding time (the CPU time the decode took, so that a busy machine
     /// does not blur what vsh itself costs).
-    public var latency: Double
+    package var latency: Double
     /// Whether it ended before the full hangover (`EarlyEnd`).
-    public var early = false
+    package var early = false
     /// Whether it began before the full hangover after an utterance that ended early
     /// would have run out (`Endpointer.Segment.continuesEarly`): with the full hangover it
     /// would have been part of that utterance, so it runs nothing (`line` is nil).
-    public var continuesEarly = false
+    package var continuesEarly = false
 }
 
 /// Microphone (or file) to commands: audio source → front end → endpointer →
 /// recogniser → grammar interpretation and rejection. Pure orchestration; the pieces
 /// are injected, so tests run it with fakes.
-public final class VoicePipeline {
-    public enum Event: Equatable {
+package final class VoicePipeline {
+    package enum Event: Equatable {
         case speechStarted(Double)
         case utterance(Utterance)
     }
 
     /// Which audio the recogniser gets when a front end runs.
-    public enum FrontEndUse: Equatable, Sendable {
+    package enum FrontEndUse: Equatable, Sendable {
         case always
         /// Only for utterances quieter than this over the noise floor (dB): noise
         /// suppression helps noisy speech and costs clean speech (measured on synthetic
@@ -85,13 +84,13 @@ public final class VoicePipeline {
     let recognizer: CommandRecognizer
     let interpret: ([String]) -> (command: String, line: String)?
     /// Utterances below this confidence are rejected.
-    public var threshold: Double
+    package var threshold: Double
     /// When an utterance may end before the full hangover; nil: never.
     let earlyEnd: EarlyEnd?
     /// The recognition that ended an utterance early, to be reported with it.
     private var decidedEarly: (segment: Endpointer.Segment, recognition: Recognition, decoding: Double)?
 
-    public init(
+    package init(
         source: AudioSource, frontEnd: Preprocessor?, frontEndUse: FrontEndUse = .always, endpointer: Endpointer,
         recognizer: CommandRecognizer, threshold: Double, earlyEnd: EarlyEnd? = nil,
         interpret: @escaping ([String]) -> (command: String, line: String)?
@@ -124,7 +123,7 @@ public final class VoicePipeline {
     }
 
     /// Reads the source to its end (or until `onEvent` returns false), reporting events.
-    public func run(chunk: Int = 480, onEvent: (Event) -> Bool) throws {
+    package func run(chunk: Int = 480, onEvent: (Event) -> Bool) throws {
         var feed = EndpointerFeed(source: source, frontEnd: frontEnd, endpointer: endpointer, chunk: chunk)
         while true {
             let (read, events) = try feed.step()

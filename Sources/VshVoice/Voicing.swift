@@ -8,7 +8,7 @@ import VshCore
 /// periodic frame and about 1 for noise. It is a ratio of the frame to itself, so the
 /// level, a DC offset (already removed upstream) and the sample rate the audio came at do
 /// not move it.
-public enum Voicing {
+package enum Voicing {
     static let window = 400          // 25 ms at 16 kHz
     static let shortestLag = 40      // 400 Hz
     static let longestLag = 230      // about 70 Hz
@@ -20,7 +20,7 @@ public enum Voicing {
     /// For each span of 10 ms frames (a word), the lowest YIN difference among its frames
     /// that are not quiet; 1 for a span with none. The most voiced frame of a word decides
     /// for it: one clear vowel is enough.
-    public static func best(in spans: [(Int, Int)], of audio: [Int16]) -> [Double] {
+    package static func best(in spans: [(Int, Int)], of audio: [Int16]) -> [Double] {
         let x = audio.map(Double.init)
         guard x.count >= window + longestLag else { return spans.map { _ in 1 } }
         let frames = (x.count - window - longestLag) / hop + 1

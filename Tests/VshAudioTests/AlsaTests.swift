@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import VshCore
 @testable import VshAudio
-import VshStore
-import VshVoice
+@testable import VshVoice
+@testable import VshCore
 
 /// The ALSA adapters against real ALSA, with no sound card: ALSA's `file` PCM plugin reads
 /// capture input from a raw file (`infile`) and writes everything played to a file, over

@@ -5,7 +5,6 @@ import VshCore
 import VshTestSupport
 @testable import VshAudio
 @testable import VshStore
-import VshVoice
 
 /// FileAudioSource on real files that sox writes at test time, and WavWriter read back.
 @Suite struct AudioFileTests {

@@ -3,8 +3,6 @@ import Testing
 import VshCore
 import VshTestSupport
 @testable import VshAudio
-import VshStore
-import VshVoice
 
 /// Seeded fuzzing of the audio-file reader (issue 7): mutated WAV bytes, named .wav, .raw
 /// or .flac, must give samples or an `AudioError` naming the file, never a crash, and each

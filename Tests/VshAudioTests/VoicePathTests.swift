@@ -3,7 +3,6 @@ import Testing
 import VshCore
 import VshTestSupport
 @testable import VshAudio
-import VshStore
 import VshVoice
 
 /// The whole voice path with its real parts: ALSA capture, SpeexDSP, the endpointer and

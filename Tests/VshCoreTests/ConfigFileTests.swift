@@ -2,10 +2,6 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
-@testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 @Suite struct ConfigFileTests {
     struct Case: Sendable, CustomTestStringConvertible {

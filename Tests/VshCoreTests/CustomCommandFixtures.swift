@@ -1,8 +1,6 @@
 import Foundation
 import VshCore
 import VshTestSupport
-import VshStore
-import VshVoice
 import VshCommandFiles
 import VshCommands
 

@@ -2,9 +2,7 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
-@testable import VshStore
 @testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
 
 /// Custom commands at work: typed with their slots, heard through the grammar, in

@@ -3,9 +3,8 @@ import Testing
 @testable import VshCore
 import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
+@testable import VshListening
 
 /// `encrypt` in the core: the state it reports, spoken forms that ask first, clips and
 /// recordings that follow the store's choice.
@@ -21,7 +20,7 @@ import VshTestSupport
         let harness = ShellHarness()
         let store = harness.session.store
         try FileManager.default.createDirectory(atPath: store.directory + "/drafts", withIntermediateDirectories: true)
-        let wav = Array(ClipStore.wav([1, 2, 3, -4], rate: 16_000))
+        let wav = Array(WavWriter.bytes([1, 2, 3, -4], rate: 16_000))
         try Data(wav).write(to: URL(fileURLWithPath: store.directory + "/drafts/20260101-0000.wav"))
         #expect(harness.script(["encrypt"]) == 0)
         #expect(harness.output.text.contains("Encryption: off"))
@@ -52,7 +51,7 @@ import VshTestSupport
         let path = try #require(clips.save([5, 6, 7]))
         #expect(SealedAudio.isSealed(path: path))
         let audio = AudioBytes(sealed: try SealedAudioReader(path: path, key: key, keyFile: nil))
-        #expect(try audio.readAll() == Array(ClipStore.wav([5, 6, 7], rate: 16_000)))
+        #expect(try audio.readAll() == Array(WavWriter.bytes([5, 6, 7], rate: 16_000)))
         clips.sealing = { throw CommandError("no key") }
         #expect(clips.save([1]) == nil, "no clip rather than a plain one")
     }

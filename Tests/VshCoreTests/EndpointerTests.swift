@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 @testable import VshCore
-@testable import VshStore
 @testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
 import VshTestSupport
 

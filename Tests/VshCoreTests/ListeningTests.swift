@@ -2,10 +2,9 @@ import Foundation
 import Testing
 @testable import VshCore
 import VshTestSupport
-@testable import VshStore
 @testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
+@testable import VshListening
 
 /// The prompt's decisions about speech, driven with events as the listener thread
 /// would post them: no audio, no terminal.

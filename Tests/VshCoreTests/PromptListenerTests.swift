@@ -4,6 +4,7 @@ import VshCore
 import VshTestSupport
 @testable import VshVoice
 import VshCommands
+@testable import VshListening
 
 /// The prompt's listener thread over fake audio and a fake recogniser: what it posts,
 /// and that it waits for the prompt after each utterance.

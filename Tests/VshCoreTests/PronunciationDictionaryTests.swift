@@ -1,9 +1,5 @@
 import Testing
 @testable import VshCore
-@testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 @Suite struct PronunciationDictionaryTests {
     static let path = Settings().modelDirectory + "/cmudict-en-us.dict"

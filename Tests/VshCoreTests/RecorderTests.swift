@@ -59,7 +59,6 @@ import VshTestSupport
         func recordingInput(file: String?, rate: Int) throws -> RecordingInput { input }
         func dictation() throws -> StreamingRecognizer { dictationRecognizer }
         func play(path: String, progress: (Double, Double) -> Bool) throws {}
-        func modelAdapter() throws -> (adapter: ModelAdapter, base: String) { throw CommandError("no model in this test") }
     }
 
     static func record(_ services: Services, store: TranscriptStore) throws -> Recorder.Result {

@@ -2,8 +2,6 @@ import Testing
 @testable import VshCore
 import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
 
 @Suite struct RegistryTests {

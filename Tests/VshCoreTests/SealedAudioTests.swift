@@ -3,9 +3,6 @@ import Testing
 @testable import VshCore
 import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 /// The encrypted audio format (`SealedAudio`): written as bytes arrive, read at any
 /// offset, cut short by a crash without losing complete chunks, and every failure named.
@@ -180,7 +177,7 @@ import VshTestSupport
         let key = AudioKey.generate()
         KeyFile.current = nil
         let samples = [Int16](repeating: 1000, count: 16_000)
-        var wav = Array(ClipStore.wav([], rate: 16_000))
+        var wav = Array(WavWriter.bytes([], rate: 16_000))
         samples.withUnsafeBytes { wav += $0 }
         let writer = try Self.write(wav, to: dir.file("a.wav"), key: key, chunk: 8000, step: 3200, finish: false)
         defer { withExtendedLifetime(writer) {} }

@@ -1,8 +1,6 @@
 import Testing
 @testable import VshCore
-@testable import VshStore
 @testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
 
 @Suite struct SpokenPatternTests {

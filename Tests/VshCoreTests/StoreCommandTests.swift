@@ -3,9 +3,6 @@ import Testing
 @testable import VshCore
 import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 /// The transcript commands over a store holding two transcripts: "groceries" (1 in a
 /// listing, id 20261121-jg54) and "plumber" (2, id 20261120-f000).

@@ -1,10 +1,6 @@
 import Foundation
-@testable import VshCore
 import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 /// A store over a temporary directory with a clock the test moves, in a fixed zone
 /// (UTC+1, no daylight saving) so day boundaries do not depend on the machine.

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
 @testable import VshCore
-import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 @Suite struct StoreSafetyTests {
     static let damaged: [(name: String, bytes: [UInt8], reason: String)] = [

@@ -1,10 +1,7 @@
 import Foundation
 import Testing
 @testable import VshCore
-import VshTestSupport
 @testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
 @testable import VshCommands
 
 @Suite struct StoreTests {

@@ -4,6 +4,7 @@ import VshCore
 import VshStore
 import VshVoice
 import VshTestSupport
+import VshTraining
 
 /// `train`'s parts that need no model: the script, the take check, the recording of
 /// takes (with a fake microphone), and which model is loaded.

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import VshCore
 @testable import VshVoice
 
 /// Voicing tells a vowel from noise, whatever the level.

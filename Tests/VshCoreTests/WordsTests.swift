@@ -1,9 +1,5 @@
 import Testing
 @testable import VshCore
-@testable import VshStore
-@testable import VshVoice
-@testable import VshCommandFiles
-@testable import VshCommands
 
 @Suite struct WordsTests {
     @Test(arguments: [

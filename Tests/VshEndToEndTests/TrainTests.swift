@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VshTestSupport
-import VshVoice
+import VshCore
+import VshTraining
 
 /// `vsh train` through the built binary: adaptation with Debian's sphinxtrain tools from
 /// takes synthesised with espeak-ng, the model it loads, reset and undo, what it says

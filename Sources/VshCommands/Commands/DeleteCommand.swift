@@ -1,13 +1,11 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `delete N|ID...`: moves transcripts to the trash, all in one batch that `undo` brings
 /// back. Nothing is deleted when one of them is unknown.
-public struct DeleteCommand: WordsCommand {
-    public static let info = CommandInfo(
+package struct DeleteCommand: WordsCommand {
+    package static let info = CommandInfo(
         name: "delete", summary: "Move transcripts to the trash; 'undo' brings them back",
         spokenForms: [SpokenForm("delete [transcript] [number] <number>", runs: "delete $1")],
         destructive: true)
@@ -15,18 +13,18 @@ public struct DeleteCommand: WordsCommand {
     @Argument(help: ArgumentHelp("Numbers from the last list or search, or ids.", valueName: "number|id"))
     var transcripts: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public init(words: [String]) throws {
+    package init(words: [String]) throws {
         transcripts = words
         try validate()
     }
 
-    public func validate() throws {
+    package func validate() throws {
         if transcripts.isEmpty { throw ValidationError("say which transcripts to delete: numbers from 'list', or ids") }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let ids = try transcripts.map { reference in
             let id = try context.resolveID(reference)
             guard try context.store.item(id) != nil else { throw CommandError(context.missing(id, reference: reference)) }

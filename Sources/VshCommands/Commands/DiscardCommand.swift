@@ -1,12 +1,10 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `discard [ID]`: moves the recording just made (or the draft ID) to the trash.
-public struct DiscardCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct DiscardCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "discard", summary: "Move the recording just made, or a draft, to the trash",
         spokenForms: [SpokenForm("discard [recording]", runs: "discard")],
         destructive: true)
@@ -14,9 +12,9 @@ public struct DiscardCommand: ShellCommand {
     @Argument(help: ArgumentHelp("The draft's id ('drafts' lists them).", valueName: "id"))
     var id: String?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let session = context.session
         guard let chosen = try context.draft(id) else {
             throw CommandError("\(session.noCurrentRecording); give a draft's id ('drafts' lists them)")

@@ -1,19 +1,17 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `drafts`: recordings that were never saved (a crash, or vsh left mid-recording), with
 /// how to keep or drop one.
-public struct DraftsCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct DraftsCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "drafts", summary: "List unsaved recordings; 'save --draft ID' keeps one",
         spokenForms: [SpokenForm("[show] drafts", runs: "drafts")])
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let (drafts, warnings) = try context.store.drafts()
         context.warn(warnings)
         guard !drafts.isEmpty else { return context.output.line("No unsaved drafts.") }

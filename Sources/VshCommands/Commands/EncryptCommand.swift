@@ -1,15 +1,13 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `encrypt [on|off]`: encrypts the audio of the store (saved, drafts, trash) and the
 /// history's clips with the key in `<config>/key`, or decrypts it; without an argument,
 /// says the state. File by file and atomically (`AudioConversion`), so an interrupted run
 /// leaves every recording readable and running it again finishes the job.
-public struct EncryptCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct EncryptCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "encrypt", summary: "Encrypt the audio of recordings at rest: 'encrypt on|off'; 'encrypt' shows the state",
         spokenForms: [SpokenForm("encryption (on | off)", runs: "encrypt $1"), SpokenForm("[show] encryption", runs: "encrypt")],
         argumentChoices: [Switch.allCases.map(\.rawValue)], destructiveWith: Set(Switch.allCases.map(\.rawValue)))
@@ -21,9 +19,9 @@ public struct EncryptCommand: ShellCommand {
     @Argument(help: ArgumentHelp("on or off. Without it, shows whether audio is encrypted.", valueName: "on|off"))
     var state: Switch?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let keyFile = KeyFile(path: context.session.paths.keyFile)
         let scan = Scan(context: context, cleaning: state != nil)
         switch state {

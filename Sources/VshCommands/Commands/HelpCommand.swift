@@ -1,21 +1,21 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
+import Foundation
+import Foundation
 
 /// `help [COMMAND]`: the list of commands, or how to use and say one.
-public struct HelpCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct HelpCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "help", summary: "List the commands, or show how to use and say one",
         spokenForms: [SpokenForm("help", runs: "help")])
 
     @Argument(help: "The command to explain.")
     var command: String?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let registry = context.session.registry
         guard let name = command else {
             let width = registry.entries.map(\.info.name.count).max() ?? 0

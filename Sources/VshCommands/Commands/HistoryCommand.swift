@@ -1,15 +1,13 @@
 import ArgumentParser
 import Foundation
 import VshCore
-import VshStore
-import VshVoice
 import VshCommandFiles
 
 /// `history [--last N]`: the commands entered at the prompt, oldest first, numbered, with
 /// how each came (typed, or spoken with its confidence and the clip of its audio);
 /// `history replay N` runs entry N again; `history export FILE` writes them as a script.
-public struct HistoryCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct HistoryCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "history", summary: "Show the commands entered at the prompt; 'history replay N', 'history export FILE'",
         spokenForms: [SpokenForm("[show] history", runs: "history"),
                       SpokenForm("replay [number] <number>", runs: "history replay $1")],
@@ -29,9 +27,9 @@ public struct HistoryCommand: ShellCommand {
     @Option(name: .long, help: ArgumentHelp("Show (or export) only the last N entries.", valueName: "n"))
     var last: Int?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let last, last < 1 { throw ValidationError("--last must be at least 1, not \(last)") }
         switch action {
         case nil where target != nil:
@@ -44,7 +42,7 @@ public struct HistoryCommand: ShellCommand {
         }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let entries = context.session.history.entries
         switch action {
         case .replay?: try replay(Int(target!)!, entries, in: context)

@@ -1,13 +1,11 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `list [--on DATE | --since DATE --until DATE] [--json]`: the saved transcripts, newest
 /// first, grouped by day and numbered for `show`, `delete` and `play`.
-public struct ListCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct ListCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "list", summary: "List the saved transcripts by day, numbered for show and delete",
         spokenForms: [
             SpokenForm("list [transcripts]", runs: "list"),
@@ -26,15 +24,15 @@ public struct ListCommand: ShellCommand {
     @Flag(help: "Print a JSON array of the transcripts.")
     var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if on != nil && (since != nil || until != nil) {
             throw ValidationError("give either --on or --since/--until, not both")
         }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let listing = try context.store.items()
         context.warn(listing.warnings)
         let days = DayNames(store: context.store)

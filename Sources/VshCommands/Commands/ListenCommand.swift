@@ -1,14 +1,12 @@
 import ArgumentParser
 import VshCore
-import VshStore
-import VshVoice
-import VshCommandFiles
+import VshListening
 
 /// `listen [on|off]`: turns listening at the prompt on or off, or says what it does.
 /// Off, vsh still hears, but only the wake phrase (`voice.wake_phrase`) turns it back on.
 /// (Not `vsh listen --from FILE`, the command-line tool in VshApp.)
-public struct ListenCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct ListenCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "listen", summary: "Turn listening at the prompt on or off, or show whether vsh listens",
         spokenForms: [SpokenForm("listen (on | off)", runs: "listen $1")],
         argumentChoices: [Switch.allCases.map(\.rawValue)])
@@ -20,9 +18,9 @@ public struct ListenCommand: ShellCommand {
     @Argument(help: ArgumentHelp("on or off. Without it, shows whether vsh listens.", valueName: "on|off"))
     var state: Switch?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         guard let control = context.session.listening else {
             let why = context.session.notListeningBecause
             if state == nil {

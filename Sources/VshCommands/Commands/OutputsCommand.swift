@@ -1,13 +1,13 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
 import VshCommandFiles
+import Foundation
 
 /// `outputs [--json]`, `outputs delete N`: what keyword commands recorded with `done`,
 /// oldest first and numbered; `delete` removes one.
-public struct OutputsCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct OutputsCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "outputs", summary: "Show what keyword commands recorded ('outputs delete N' removes one)",
         spokenForms: [SpokenForm("[show] outputs", runs: "outputs")],
         argumentChoices: [["delete"]])
@@ -18,9 +18,9 @@ public struct OutputsCommand: ShellCommand {
     @Argument(help: ArgumentHelp("'delete' and the number of the output to remove.", valueName: "delete n"))
     var action: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard !action.isEmpty else { return }
         guard action[0] == "delete" else { throw ValidationError("unknown action '\(action[0])'; use 'outputs delete N'") }
         guard action.count == 2, let n = Int(action[1]), n >= 1 else {
@@ -28,7 +28,7 @@ public struct OutputsCommand: ShellCommand {
         }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let file = OutputsFile(store: context.session.paths.store)
         if action.count == 2, let number = Int(action[1]) {
             let removed = try file.delete(number)

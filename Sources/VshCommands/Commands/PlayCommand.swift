@@ -2,20 +2,20 @@ import ArgumentParser
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
+import Foundation
 
 /// `play N|ID`: plays a saved recording with a level meter; Enter or Ctrl-C stops it.
-public struct PlayCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct PlayCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "play", summary: "Play a recording (a number from the last list, or its id)",
         spokenForms: [SpokenForm("play <number>", runs: "play $1"), SpokenForm("play recording <number>", runs: "play $1")])
 
     @Argument(help: ArgumentHelp("A number from the last 'list' or 'search', or an id.", valueName: "n|id"))
     var item: String
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         guard let voice = context.session.voice else {
             throw CommandError("playing needs audio, and vsh was started with --no-voice; start it without that option")
         }

@@ -1,15 +1,12 @@
 import ArgumentParser
 import VshCore
-import VshStore
-import VshVoice
-import VshCommandFiles
 
 extension Quality: ExpressibleByArgument {}
 
 /// `quality [low|medium|high]`: shows or sets the recording quality, saved in the
 /// user's `vsh.toml` so it holds in later runs.
-public struct QualityCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct QualityCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "quality", summary: "Show or set the recording quality (low, medium, high)",
         spokenForms: [
             SpokenForm("quality (low | medium | high)", runs: "quality $1"),
@@ -22,9 +19,9 @@ public struct QualityCommand: ShellCommand {
         valueName: "low|medium|high"))
     var level: Quality?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         guard let level else {
             context.output.line(context.session.settings.quality.rawValue)
             return

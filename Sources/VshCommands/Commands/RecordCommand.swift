@@ -3,12 +3,11 @@ import Foundation
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
 
 /// `record [--title T] [--from FILE]`: records a note with a live status line; the
 /// result becomes the current, unsaved recording (a draft until `save`).
-public struct RecordCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct RecordCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "record", summary: "Record a note (stop with Enter, Ctrl-C or \"stop recording\")",
         spokenForms: [SpokenForm("record", runs: "record"), SpokenForm("start recording", runs: "record")])
 
@@ -18,9 +17,9 @@ public struct RecordCommand: ShellCommand {
     @Option(help: ArgumentHelp("Record this audio file instead of the microphone, to its end.", valueName: "file"))
     var from: String?
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let session = context.session
         guard let voice = session.voice else {
             throw CommandError("recording needs audio, and vsh was started with --no-voice; start it without that option")
@@ -79,14 +78,14 @@ public struct RecordCommand: ShellCommand {
 
 /// `stop`: what ends a recording when typed while it runs; at the prompt there is
 /// nothing to stop.
-public struct StopCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct StopCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "stop", summary: "Stop recording or playing (type it while a recording runs)",
         spokenForms: [SpokenForm("stop", runs: "stop"), SpokenForm("stop recording", runs: "stop")])
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         context.output.line("Nothing is recording or playing.")
     }
 }

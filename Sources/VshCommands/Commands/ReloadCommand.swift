@@ -1,19 +1,17 @@
 import ArgumentParser
 import VshCore
-import VshStore
-import VshVoice
 import VshCommandFiles
 
 /// `reload`: reads the command files again and reports every problem in them (vsh
 /// also reloads by itself when a file changes, but then repeats only new warnings).
-public struct ReloadCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct ReloadCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "reload", summary: "Read the command files again and check them",
         spokenForms: [SpokenForm("reload [commands]", runs: "reload")])
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let session = context.session
         let loaded = session.loadCommandFiles(checkAll: true)
         // Said just above, at start, with nothing run since: not said again.

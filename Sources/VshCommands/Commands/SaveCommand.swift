@@ -1,13 +1,11 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `save [TITLE]` keeps the recording just made; `save --draft ID [TITLE]` keeps an
 /// unsaved draft from earlier. The title defaults to the transcript's first words.
-public struct SaveCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct SaveCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "save", summary: "Save the recording just made (or a draft) as a transcript",
         spokenForms: [SpokenForm("save [recording]", runs: "save")])
 
@@ -17,9 +15,9 @@ public struct SaveCommand: ShellCommand {
     @Argument(help: ArgumentHelp("The title; the first words of the transcript if none.", valueName: "title"))
     var title: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let session = context.session
         guard let chosen = try context.draft(draft) else {
             let waiting = try context.store.drafts().drafts

@@ -1,14 +1,12 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `search WORDS [--json]`: the transcripts whose title or text holds every word (any
 /// case), numbered like `list`, each with the first place it matched.
-public struct SearchCommand: WordsCommand {
+package struct SearchCommand: WordsCommand {
     // Free words cannot be said to a grammar of commands, so search is typed only.
-    public static let info = CommandInfo(
+    package static let info = CommandInfo(
         name: "search", summary: "Find transcripts whose title or text holds every word")
 
     @Argument(help: ArgumentHelp("The words, in any case; all must occur.", valueName: "words"))
@@ -17,20 +15,20 @@ public struct SearchCommand: WordsCommand {
     @Flag(help: "Print a JSON array of the matching transcripts.")
     var json = false
 
-    public init() {}
+    package init() {}
 
-    public init(words: [String]) throws {
+    package init(words: [String]) throws {
         // Every property is set: an argument-parser property read unset traps.
         self.words = words
         json = false
         try validate()
     }
 
-    public func validate() throws {
+    package func validate() throws {
         if TextSearch(words) == nil { throw ValidationError("give the words to search for") }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let search = TextSearch(words)!
         let listing = try context.store.search(search)
         context.warn(listing.warnings)

@@ -1,13 +1,11 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// `show N|ID [--json]`: one transcript: its header, its text, and a sparkline of its
 /// audio's loudness.
-public struct ShowCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct ShowCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "show", summary: "Show a transcript, its details and a sketch of its audio",
         spokenForms: [SpokenForm("show [transcript] [number] <number>", runs: "show $1")])
 
@@ -17,9 +15,9 @@ public struct ShowCommand: ShellCommand {
     @Flag(help: "Print a JSON array holding the transcript.")
     var json = false
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let item = try context.resolveItem(transcript)
         if json { return context.printJSON([item]) }
         let out = context.output, style = context.style

@@ -3,7 +3,7 @@ import Foundation
 import VshCore
 import VshStore
 import VshVoice
-import VshCommandFiles
+import VshTraining
 
 /// `train` adapts the speech model to the person and their microphone: it shows one
 /// phrase at a time, keeps each take that is fit, then adapts (MLLR, then MAP) into the
@@ -11,8 +11,8 @@ import VshCommandFiles
 /// recordings already made; `train --again` adapts anew from the kept takes;
 /// `train status` says which model is in use; `train reset` goes back to the stock
 /// model (the adaptation goes to the trash: `undo` brings it back).
-public struct TrainCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct TrainCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "train", summary: "Adapt the speech model to your voice and microphone (about two minutes of speaking)",
         argumentChoices: [["status", "reset"]])
 
@@ -32,16 +32,16 @@ public struct TrainCommand: ShellCommand {
     @Flag(help: "Adapt again from the takes kept by earlier training.")
     var again = false
 
-    public init() {}
+    package init() {}
 
-    public mutating func validate() throws {
+    package mutating func validate() throws {
         if action != nil && (from != nil || again) {
             throw ValidationError("'train \(action!.rawValue)' takes no --from or --again")
         }
         if from != nil && again { throw ValidationError("--from and --again are two ways to train: choose one") }
     }
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let session = context.session
         let takes = Self.takes(session)
         switch action {
@@ -55,7 +55,9 @@ public struct TrainCommand: ShellCommand {
         guard let voice = session.voice else {
             throw CommandError("training needs audio, and vsh was started with --no-voice; start it without that option")
         }
-        let (adapter, base) = try voice.modelAdapter()
+        guard let (adapter, base) = try session.training?.modelAdapter() else {
+            throw CommandError("this vsh has no speech model adapter; train needs sphinxtrain (make deps installs it)")
+        }
         let training = ModelTraining(store: session.store, adapter: adapter, base: base)
         let chosen: [TrainingTakes.Take]
         if let from {

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
 
 /// What the transcript commands share: turning `2` or an id into a transcript, listings
 /// grouped by day, and the JSON shape of a transcript.
@@ -139,7 +137,7 @@ extension CommandContext {
     }
 
     /// `bytes` (UTF-8) as a JSON string, escaped as `JSON.string` escapes.
-    static func appendJSON(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    package static func appendJSON(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(34)
         var run = 0
         for (i, b) in bytes.enumerated() where b < 0x20 || b == 34 || b == 92 {

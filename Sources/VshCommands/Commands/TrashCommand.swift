@@ -1,14 +1,13 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
+import VshTraining
 
 /// `trash` lists what was deleted, newest first; `trash empty --yes` removes it for good.
 /// Emptying asks for `--yes` rather than a y/N prompt: commands get no line reader, and a
 /// flag works the same typed, in scripts and with `-c`.
-public struct TrashCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct TrashCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "trash", summary: "List deleted transcripts and drafts; 'trash empty --yes' removes them for good",
         spokenForms: [SpokenForm("[show] [the] trash", runs: "trash")],
         argumentChoices: [["empty"]], destructiveWith: ["empty"])
@@ -23,9 +22,9 @@ public struct TrashCommand: ShellCommand {
     @Flag(help: "Confirm emptying the trash.")
     var yes = false
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let batches = context.store.trash()
         context.warn(context.store.takeNotices())
         let items = batches.reduce(0) { $0 + $1.items.count }, drafts = batches.reduce(0) { $0 + $1.drafts.count }

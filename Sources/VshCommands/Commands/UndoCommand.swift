@@ -1,18 +1,17 @@
 import ArgumentParser
 import VshCore
 import VshStore
-import VshVoice
-import VshCommandFiles
+import VshTraining
 
 /// `undo`: puts back what the last `delete` or `discard` moved to the trash.
-public struct UndoCommand: ShellCommand {
-    public static let info = CommandInfo(
+package struct UndoCommand: ShellCommand {
+    package static let info = CommandInfo(
         name: "undo", summary: "Bring back what the last delete or discard moved to the trash",
         spokenForms: [SpokenForm("undo", runs: "undo")])
 
-    public init() {}
+    package init() {}
 
-    public func run(in context: CommandContext) throws {
+    package func run(in context: CommandContext) throws {
         let restored = try context.store.undo()
         context.warn(context.store.takeNotices())
         var parts: [String] = []

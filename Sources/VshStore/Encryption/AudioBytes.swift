@@ -8,12 +8,12 @@ import VshCore
 /// A sealed WAV written as it was recorded carries zero sizes in its header (the header
 /// was sealed before the sizes were known); this view puts the sizes right, as
 /// `WaveFile.repair` does on disk for a plain WAV whose recorder was killed.
-public final class AudioBytes {
-    public let path: String
+package final class AudioBytes {
+    package let path: String
     /// Bytes in the file (plain bytes, for a sealed file).
-    public let count: Int
+    package let count: Int
     /// The sealed file's reader; nil for a plain file.
-    public let sealed: SealedAudioReader?
+    package let sealed: SealedAudioReader?
     /// Owned: closed in deinit; -1 for a sealed file (the reader has its own).
     private let descriptor: Int32
     /// Bytes shown in place of the file's: the corrected WAV sizes of a sealed WAV.
@@ -21,7 +21,7 @@ public final class AudioBytes {
 
     /// Opens `path`; a sealed file needs the key in `keyFile`. Throws an `AudioError`
     /// naming the file: missing, unreadable, sealed with a key that is not there.
-    public convenience init(path: String, keyFile: KeyFile? = KeyFile.current) throws {
+    package convenience init(path: String, keyFile: KeyFile? = KeyFile.current) throws {
         if SealedAudio.isSealed(path: path) {
             self.init(sealed: try SealedAudioReader(path: path, keyFile: keyFile))
             return
@@ -57,7 +57,7 @@ public final class AudioBytes {
     }
 
     /// Up to `length` bytes from `offset`: fewer at the end of the file.
-    public func read(at offset: Int, length: Int) throws -> [UInt8] {
+    package func read(at offset: Int, length: Int) throws -> [UInt8] {
         var bytes: [UInt8]
         if let sealed {
             bytes = try sealed.read(at: offset, length: length)
@@ -73,7 +73,7 @@ public final class AudioBytes {
     }
 
     /// The whole file, for conversion and tests; nil-free but memory-bound.
-    public func readAll() throws -> [UInt8] { try read(at: 0, length: count) }
+    package func readAll() throws -> [UInt8] { try read(at: 0, length: count) }
 
     /// For a sealed WAV whose sizes are stale, the right ones.
     private func patchWaveSizes() {

@@ -5,11 +5,11 @@ import VshCore
 /// The key that encrypts audio at rest (`encrypt on`): 32 random bytes. Files and
 /// messages name it by `id`, a fingerprint that does not reveal it, so a file sealed with
 /// another key is reported as such rather than as damaged.
-public struct AudioKey: Sendable {
+package struct AudioKey: Sendable {
     /// The 32 bytes (kept as bytes: `SymmetricKey` is not `Sendable`).
     private let bytes: [UInt8]
     /// 16 lower-case hex digits: the first 8 bytes of SHA-256 over a label and the key.
-    public let id: String
+    package let id: String
 
     init(bytes: [UInt8]) {
         precondition(bytes.count == 32, "an audio key is 32 bytes")
@@ -37,14 +37,14 @@ public struct AudioKey: Sendable {
 /// The file that holds the audio key: `<config>/key`, 64 hex digits and a line break,
 /// mode 0600. It is created once and never overwritten; like ssh, vsh refuses a key file
 /// that other users can read.
-public struct KeyFile: Sendable, Equatable {
-    public let path: String
+package struct KeyFile: Sendable, Equatable {
+    package let path: String
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The key file this process uses: set once at start from `Paths.keyFile` (VshApp),
     /// and read by everything that opens encrypted audio (`AudioBytes`, the store).
-    public static var current: KeyFile? {
+    package static var current: KeyFile? {
         get { configured.withLock { $0 } }
         set { configured.withLock { $0 = newValue } }
     }
@@ -52,7 +52,7 @@ public struct KeyFile: Sendable, Equatable {
 
     /// The key; nil when the file does not exist. Throws, saying what to do, when the
     /// file is readable by others, damaged or unreadable.
-    public func load() throws -> AudioKey? {
+    package func load() throws -> AudioKey? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 && errno == ELOOP {
             throw CommandError("the key file \(path) is a symbolic link; replace it with the file itself (mode 0600)")
@@ -84,7 +84,7 @@ public struct KeyFile: Sendable, Equatable {
 
     /// Writes a new random key, mode 0600, in a directory created 0700 if missing. Never
     /// replaces a file: throws when one exists.
-    public func create() throws -> AudioKey {
+    package func create() throws -> AudioKey {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import VshCore
 
 /// The encrypted form of an audio file (FORMAT.md, "Encrypted audio"): a 48-byte header
 /// that starts with the text `VSHENC1` and the key's id, then the file's bytes in chunks
@@ -22,7 +21,7 @@ import VshCore
 /// and authenticates the header, `i` and the flag: a chunk moved, dropped, altered, or a
 /// file cut short cannot pass as whole. A file with no final chunk was cut short (its
 /// writer was killed): it holds what its complete chunks hold.
-public enum SealedAudio {
+package enum SealedAudio {
     static let magic = Array("VSHENC1\n".utf8)
     static let headerSize = 48
     static let tagSize = 16
@@ -30,12 +29,12 @@ public enum SealedAudio {
     static let chunkSizes = 1...(16 << 20)
 
     /// Whether `bytes` start like a sealed file.
-    public static func isSealed(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func isSealed(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.count >= magic.count && bytes.prefix(magic.count).elementsEqual(magic)
     }
 
     /// Whether the file at `path` starts like a sealed file (false when it cannot be read).
-    public static func isSealed(path: String) -> Bool {
+    package static func isSealed(path: String) -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -44,9 +43,9 @@ public enum SealedAudio {
     }
 
     /// What a sealed file's header says.
-    public struct Header: Equatable, Sendable {
+    package struct Header: Equatable, Sendable {
         /// The id of the key it was sealed with.
-        public var keyID: String
+        package var keyID: String
         var salt: [UInt8]
         var chunkSize: Int
 
@@ -68,7 +67,7 @@ public enum SealedAudio {
 
         /// Reads the header of the file at `path`: nil when it is not a sealed file, or
         /// cannot be read.
-        public static func read(path: String) -> Header? {
+        package static func read(path: String) -> Header? {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
             defer { close(fd) }
@@ -122,7 +121,7 @@ public enum SealedAudio {
     }
 
     /// A whole file's bytes sealed at once (for short files such as clips).
-    public static func seal(_ plain: [UInt8], key: AudioKey, chunkSize: Int = 1 << 16) -> [UInt8] {
+    package static func seal(_ plain: [UInt8], key: AudioKey, chunkSize: Int = 1 << 16) -> [UInt8] {
         let header = Header(keyID: key.id, salt: randomSalt(), chunkSize: chunkSize)
         let fileKey = fileKey(key, salt: header.salt)
         let headerBytes = header.bytes

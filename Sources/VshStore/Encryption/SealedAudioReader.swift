@@ -11,13 +11,13 @@ import VshCore
 /// last chunk is ignored then, as a WAV reader ignores a partial sample. Any other chunk
 /// that does not authenticate is an error naming the file: it was damaged or altered.
 /// Owns its descriptor, closed in deinit. Not thread-safe.
-public final class SealedAudioReader {
-    public let path: String
-    public let header: SealedAudio.Header
+package final class SealedAudioReader {
+    package let path: String
+    package let header: SealedAudio.Header
     /// Plain bytes in the file.
-    public let count: Int
+    package let count: Int
     /// Whether the file ends with its final chunk; false when its writer was cut short.
-    public let complete: Bool
+    package let complete: Bool
 
     private let descriptor: Int32
     private let key: SymmetricKey
@@ -29,13 +29,13 @@ public final class SealedAudioReader {
     private var cached: (index: Int, bytes: [UInt8])?
 
     /// Opens `path` with the key in `keyFile`.
-    public convenience init(path: String, keyFile: KeyFile? = KeyFile.current) throws {
+    package convenience init(path: String, keyFile: KeyFile? = KeyFile.current) throws {
         let key = try keyFile?.load()
         try self.init(path: path, key: key, keyFile: keyFile)
     }
 
     /// Opens `path` with `key` (nil: there is none; `keyFile` names where it should be).
-    public init(path: String, key: AudioKey?, keyFile: KeyFile?) throws {
+    package init(path: String, key: AudioKey?, keyFile: KeyFile?) throws {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error(path, String(cString: strerror(errno))) }
@@ -80,7 +80,7 @@ public final class SealedAudioReader {
 
     /// Up to `length` plain bytes from `offset` (fewer at the end). Throws when a chunk
     /// does not authenticate.
-    public func read(at offset: Int, length: Int) throws -> [UInt8] {
+    package func read(at offset: Int, length: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         var at = max(0, offset)
         let end = min(count, offset + max(0, length))

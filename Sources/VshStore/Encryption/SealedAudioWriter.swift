@@ -16,10 +16,10 @@ import VshCore
 /// Holds an exclusive `flock` on the file while it is open, so `encrypt on|off` leaves a
 /// recording in progress alone. Owns the descriptor: `finish()` closes it, or `deinit`
 /// (which also seals the final chunk, best effort). Not thread-safe.
-public final class SealedAudioWriter {
-    public let path: String
+package final class SealedAudioWriter {
+    package let path: String
     /// Plain bytes appended so far.
-    public private(set) var byteCount = 0
+    package private(set) var byteCount = 0
 
     private var descriptor: Int32
     private let header: [UInt8]
@@ -33,7 +33,7 @@ public final class SealedAudioWriter {
 
     /// Creates (or truncates) `path` with mode 0600 and writes the header. `chunkSize`:
     /// plain bytes per chunk, what a crash may lose at most.
-    public init(path: String, key: AudioKey, chunkSize: Int) throws {
+    package init(path: String, key: AudioKey, chunkSize: Int) throws {
         precondition(SealedAudio.chunkSizes.contains(chunkSize), "chunk size \(chunkSize)")
         self.path = path
         self.chunkSize = chunkSize
@@ -58,20 +58,20 @@ public final class SealedAudioWriter {
 
     /// Adds `bytes`, writing every chunk they complete. When it throws, the bytes are
     /// still held and go out with the next append or `finish()`.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(descriptor >= 0, "SealedAudioWriter.append after finish()")
         pending.append(contentsOf: bytes)
         byteCount += bytes.count
         try writeFullChunks()
     }
 
-    public func append(_ bytes: [UInt8]) throws {
+    package func append(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try append($0) }
     }
 
     /// Seals the rest as the final chunk, flushes the file to disk (`fsync`) and closes
     /// it. Calling it again does nothing.
-    public func finish() throws {
+    package func finish() throws {
         guard descriptor >= 0 else { return }
         defer {
             close(descriptor)

@@ -5,7 +5,7 @@ import VshCore
 /// store encrypts audio, a sealed one (`SealedWavWriter`). The store picks
 /// (`TranscriptStore.draftWriter(for:)`), so no recorder can write plain audio into a
 /// store that encrypts.
-public protocol DraftWriter: AnyObject {
+package protocol DraftWriter: AnyObject {
     var path: String { get }
     var sampleRate: Int { get }
     /// Samples appended so far.
@@ -29,16 +29,16 @@ extension WavWriter: DraftWriter {}
 /// length from the chunks, as they do for a plain WAV whose recorder was killed.
 ///
 /// Owns the `SealedAudioWriter` (and through it the descriptor). Not thread-safe.
-public final class SealedWavWriter: DraftWriter {
-    public let path: String
-    public let sampleRate: Int
-    public private(set) var sampleCount = 0
-    public var duration: Double { Double(sampleCount) / Double(sampleRate) }
+package final class SealedWavWriter: DraftWriter {
+    package let path: String
+    package let sampleRate: Int
+    package private(set) var sampleCount = 0
+    package var duration: Double { Double(sampleCount) / Double(sampleRate) }
 
     private let sealed: SealedAudioWriter
 
     /// Creates (or truncates) `path` with mode 0600, sealed with `key`.
-    public init(path: String, sampleRate: Int = AudioFormat.sampleRate, key: AudioKey) throws {
+    package init(path: String, sampleRate: Int = AudioFormat.sampleRate, key: AudioKey) throws {
         precondition(sampleRate > 0 && sampleRate <= 1_000_000, "sample rate \(sampleRate) Hz")
         self.path = path
         self.sampleRate = sampleRate
@@ -46,7 +46,7 @@ public final class SealedWavWriter: DraftWriter {
         try sealed.append(WavWriter.header(sampleRate: sampleRate, dataBytes: 0))
     }
 
-    public func append(_ samples: [Int16]) throws {
+    package func append(_ samples: [Int16]) throws {
         if samples.isEmpty { return }
         guard (sampleCount + samples.count) * 2 <= WavWriter.maximumDataBytes else {
             throw WavWriter.error(path, "a WAV file holds at most 4 GB; start a new recording")
@@ -57,7 +57,7 @@ public final class SealedWavWriter: DraftWriter {
     }
 
     /// Seals the last part, flushes the file to disk and closes it.
-    public func finish() throws {
+    package func finish() throws {
         try sealed.finish()
     }
 }

@@ -7,13 +7,13 @@ extension Session {
 
     /// The transcript store at `paths.store`, with the key file at `paths.keyFile`, opened
     /// on first use.
-    public var store: TranscriptStore {
+    package var store: TranscriptStore {
         get { part(StoreKey.self) { TranscriptStore(directory: paths.store, keyFile: KeyFile(path: paths.keyFile)) } }
         set { self[StoreKey.self] = newValue }
     }
 
     /// The recording the recorder made last and has not saved: what `save` saves.
-    public var currentDraft: TranscriptStore.Draft? {
+    package var currentDraft: TranscriptStore.Draft? {
         get { self[DraftKey.self] }
         set {
             self[DraftKey.self] = newValue
@@ -22,10 +22,10 @@ extension Session {
     }
 
     /// The id of the recording made last in this session, saved or not; nil before any.
-    public var lastRecordingID: String? { self[LastDraftKey.self] }
+    package var lastRecordingID: String? { self[LastDraftKey.self] }
 
     /// Why there is no current recording to save or discard, in words.
-    public var noCurrentRecording: String {
+    package var noCurrentRecording: String {
         guard let last = lastRecordingID else { return "no recording was made in this session" }
         return "the recording made last (\(last)) is already saved or discarded"
     }

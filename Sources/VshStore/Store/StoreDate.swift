@@ -1,32 +1,31 @@
 import Foundation
-import VshCore
 
 /// A moment as a `Created:` header holds it: seconds since 1970 and the UTC offset it was
 /// written in (`2026-11-21T14:02:11+01:00`). Parsed and formatted by hand with integer
 /// calendar arithmetic: listing 100,000 transcripts cannot afford a DateFormatter each.
-public struct StoreDate: Sendable, Hashable, Comparable {
+package struct StoreDate: Sendable, Hashable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var seconds: Int64
+    package var seconds: Int64
     /// Seconds east of UTC in which the date is written.
-    public var offset: Int
+    package var offset: Int
 
-    public init(seconds: Int64, offset: Int) {
+    package init(seconds: Int64, offset: Int) {
         self.seconds = seconds
         self.offset = offset
     }
 
     /// `date` to the whole second, written in `timeZone`'s offset at that moment.
-    public init(_ date: Date, timeZone: TimeZone) {
+    package init(_ date: Date, timeZone: TimeZone) {
         seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         offset = timeZone.secondsFromGMT(for: date)
     }
 
-    public var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+    package var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 
-    public static func < (a: StoreDate, b: StoreDate) -> Bool { a.seconds < b.seconds }
+    package static func < (a: StoreDate, b: StoreDate) -> Bool { a.seconds < b.seconds }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`; nil for anything else.
-    public init?(iso text: some StringProtocol) {
+    package init?(iso text: some StringProtocol) {
         var text = String(text)
         guard let date = text.withUTF8({ StoreDate(utf8: $0) }) else { return nil }
         self = date
@@ -62,7 +61,7 @@ public struct StoreDate: Sendable, Hashable, Comparable {
     }
 
     /// `2026-11-21T14:02:11+01:00` (`Z` for UTC).
-    public var iso: String {
+    package var iso: String {
         let c = civil(offset: offset)
         var s = "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))"
         if offset == 0 { return s + "Z" }
@@ -72,7 +71,7 @@ public struct StoreDate: Sendable, Hashable, Comparable {
     }
 
     /// The calendar fields of this moment seen from `offset` seconds east of UTC.
-    public func civil(offset: Int) -> Civil {
+    package func civil(offset: Int) -> Civil {
         let local = seconds + Int64(offset)
         let day = Self.floorDiv(local, 86_400)
         let second = Int(local - day * 86_400)
@@ -82,12 +81,12 @@ public struct StoreDate: Sendable, Hashable, Comparable {
     }
 
     /// Calendar fields; `dayNumber` counts days since 1970-01-01 (the key for grouping).
-    public struct Civil: Sendable, Equatable {
-        public var year, month, day, hour, minute, second: Int
-        public var dayNumber: Int64
+    package struct Civil: Sendable, Equatable {
+        package var year, month, day, hour, minute, second: Int
+        package var dayNumber: Int64
 
         /// 0 = Sunday … 6 = Saturday.
-        public var weekday: Int { Int(StoreDate.floorMod(dayNumber + 4, 7)) }
+        package var weekday: Int { Int(StoreDate.floorMod(dayNumber + 4, 7)) }
     }
 
     package static func daysIn(month: Int, year: Int) -> Int {
@@ -99,7 +98,7 @@ public struct StoreDate: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    public static func days(year: Int, month: Int, day: Int) -> Int64 {
+    package static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = floorDiv(y, 400)
         let yoe = y - era * 400

@@ -5,26 +5,26 @@ import VshCore
 /// crash or `kill -9` leaves a draft to recover; `save` moves it into the store.
 extension TranscriptStore {
     /// An unsaved recording.
-    public struct Draft: Sendable, Equatable {
-        public var id: String
+    package struct Draft: Sendable, Equatable {
+        package var id: String
         /// Where the recorder writes the 16-bit mono WAV as audio arrives.
-        public var audioPath: String
-        public var created: StoreDate
-        public var quality: Quality
-        public var sampleRate: Int
+        package var audioPath: String
+        package var created: StoreDate
+        package var quality: Quality
+        package var sampleRate: Int
         /// `microphone default`, `file notes.wav`.
-        public var source: String
+        package var source: String
         /// Seconds recorded (from the WAV's data when there is one).
-        public var duration: Double
-        public var transcript: String
-        public var words: [RecognizedWord]
+        package var duration: Double
+        package var transcript: String
+        package var words: [RecognizedWord]
     }
 
     var draftsDirectory: String { path("drafts") }
 
     /// Starts a draft: a new id, and its header in `drafts/<id>.txt`. The recorder then
     /// writes the audio to `audioPath` and calls `updateDraft` as words arrive.
-    public func beginDraft(quality: Quality, sampleRate: Int, source: String) throws -> Draft {
+    package func beginDraft(quality: Quality, sampleRate: Int, source: String) throws -> Draft {
         try change { _ in
             try StoreFiles.makeDirectory(draftsDirectory)
             let created = StoreDate(now, timeZone: timeZone)
@@ -41,7 +41,7 @@ extension TranscriptStore {
 
     /// Records the transcript so far (the `.txt` and `.json` of the draft).
     @discardableResult
-    public func updateDraft(_ draft: Draft, transcript: String, words: [RecognizedWord], duration: Double) throws -> Draft {
+    package func updateDraft(_ draft: Draft, transcript: String, words: [RecognizedWord], duration: Double) throws -> Draft {
         var draft = draft
         draft.transcript = transcript
         draft.words = words
@@ -56,7 +56,7 @@ extension TranscriptStore {
     /// Saves a draft as a transcript: `<id>.json`, the audio, then `<id>.txt` (from that
     /// moment it is listed), then the draft's files go. `title` defaults to the first
     /// words of the transcript.
-    public func save(_ draft: Draft, title: String? = nil) throws -> Item {
+    package func save(_ draft: Draft, title: String? = nil) throws -> Item {
         try change { changes in
             let base = draftsDirectory + "/" + draft.id
             guard StoreFiles.exists(base + ".txt") || StoreFiles.exists(base + ".wav") else {
@@ -89,7 +89,7 @@ extension TranscriptStore {
     }
 
     /// Moves a draft's files to the trash (as one batch, so `undo` brings it back).
-    public func discard(_ draft: Draft) throws {
+    package func discard(_ draft: Draft) throws {
         try change { _ in
             let names = (StoreFiles.names(in: draftsDirectory) ?? []).filter { $0.hasPrefix(draft.id + ".") }
             guard !names.isEmpty else { throw CommandError("there is no draft '\(draft.id)'") }
@@ -104,7 +104,7 @@ extension TranscriptStore {
     /// The unsaved drafts, oldest first, and a warning for each damaged draft file (the
     /// draft is still listed from its audio). A draft whose transcript was already saved
     /// (a save interrupted at its last step) is finished off here.
-    public func drafts() throws -> (drafts: [Draft], warnings: [String]) {
+    package func drafts() throws -> (drafts: [Draft], warnings: [String]) {
         recoverIfInterrupted()
         var warnings = takeNotices()
         guard let names = StoreFiles.names(in: draftsDirectory) else { return ([], warnings) }
@@ -127,7 +127,7 @@ extension TranscriptStore {
     /// The draft `id` as its files now are; nil when there is none. When the `.txt` is
     /// missing or damaged but the WAV exists (a crash before the header), the draft is
     /// made from the WAV and its id; a damaged `.txt` throws only without a WAV.
-    public func draft(_ id: String) throws -> Draft? {
+    package func draft(_ id: String) throws -> Draft? {
         guard Self.isPlausibleID(id) else { return nil }
         let (draft, damage) = load(id)
         if draft == nil, let damage { throw CommandError(damage) }

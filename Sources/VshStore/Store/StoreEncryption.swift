@@ -11,7 +11,7 @@ extension TranscriptStore {
 
     /// The id of the key the store encrypts new recordings with; nil when it does not.
     /// An empty string when the marker names no key (another tool wrote it).
-    public var encryptionKeyID: String? {
+    package var encryptionKeyID: String? {
         guard let bytes = StoreFiles.read(encryptionMarker, limit: 4096) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
@@ -25,7 +25,7 @@ extension TranscriptStore {
     /// The key new recordings (and clips) are sealed with: nil when the store does not
     /// encrypt. Throws, naming the key file and what to do, when it does but the key is
     /// missing or another one: vsh never records plain into an encrypted store.
-    public func recordingKey() throws -> AudioKey? {
+    package func recordingKey() throws -> AudioKey? {
         guard let id = encryptionKeyID else { return nil }
         guard let keyFile else { throw CommandError("the store \(directory) encrypts its audio, and vsh has no key file configured") }
         let key = try keyFile.load()
@@ -41,7 +41,7 @@ extension TranscriptStore {
 
     /// `recordingKey`, asked anew at each call: for writers of whole files (clips, takes)
     /// that may outlive an `encrypt on|off`.
-    public var sealing: @Sendable () throws -> AudioKey? {
+    package var sealing: @Sendable () throws -> AudioKey? {
         let (directory, keyFile) = (directory, keyFile)
         return { try TranscriptStore(directory: directory, keyFile: keyFile).recordingKey() }
     }
@@ -49,18 +49,18 @@ extension TranscriptStore {
     /// A writer for a recording's audio at `path`, sealed with the store's key while it
     /// encrypts audio, plain otherwise: the one place that chooses. Throws, before anything
     /// is written, when the store encrypts but the key is missing (`recordingKey`).
-    public func audioWriter(path: String, sampleRate: Int) throws -> DraftWriter {
+    package func audioWriter(path: String, sampleRate: Int) throws -> DraftWriter {
         if let key = try recordingKey() { return try SealedWavWriter(path: path, sampleRate: sampleRate, key: key) }
         return try WavWriter(path: path, sampleRate: sampleRate)
     }
 
     /// The writer for `draft`'s audio (`audioWriter(path:sampleRate:)`).
-    public func draftWriter(for draft: Draft) throws -> DraftWriter {
+    package func draftWriter(for draft: Draft) throws -> DraftWriter {
         try audioWriter(path: draft.audioPath, sampleRate: draft.sampleRate)
     }
 
     /// A whole WAV file's bytes as the store keeps them: sealed while it encrypts audio.
-    public func storedAudio(_ wav: Data) throws -> Data {
+    package func storedAudio(_ wav: Data) throws -> Data {
         try recordingKey().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
     }
 
@@ -68,7 +68,7 @@ extension TranscriptStore {
     /// `training/` (the takes `train` keeps), and in each trash batch and its `drafts/`;
     /// regular files only (a symbolic link is not followed). With `cleaning`, leftovers of
     /// an interrupted conversion (`.<name>.wav.vsh-convert`) are removed on the way.
-    public func audioFiles(cleaning: Bool = false) -> [String] {
+    package func audioFiles(cleaning: Bool = false) -> [String] {
         var places = [directory, draftsDirectory, path(Self.trainingDirectoryName)]
         for batch in (StoreFiles.names(in: trashDirectory) ?? []).sorted() where !batch.hasPrefix(".") {
             places += [trashDirectory + "/" + batch, trashDirectory + "/" + batch + "/drafts"]
@@ -77,7 +77,7 @@ extension TranscriptStore {
     }
 
     /// The `*.wav` regular files in `directory`, sorted.
-    public static func audioFiles(in directory: String, cleaning: Bool = false) -> [String] {
+    package static func audioFiles(in directory: String, cleaning: Bool = false) -> [String] {
         var files: [String] = []
         for name in (StoreFiles.names(in: directory) ?? []).sorted() {
             let file = directory + "/" + name
@@ -92,7 +92,7 @@ extension TranscriptStore {
     }
 
     /// Writes (`key`) or removes (nil) the marker.
-    public func setEncryption(_ key: AudioKey?) throws {
+    package func setEncryption(_ key: AudioKey?) throws {
         try change { _ in
             if let key {
                 try AtomicFile.write(

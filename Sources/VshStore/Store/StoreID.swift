@@ -1,5 +1,4 @@
 import Foundation
-import VshCore
 
 /// Transcript ids: the local date, a dash, and four base-32 characters holding the second
 /// of the day and a slot (`20261121-k3f9`). They sort by creation, are short enough to

@@ -1,5 +1,4 @@
 import Foundation
-import VshCore
 
 /// Putting the store right after a change was cut short: vsh killed mid-save, -delete,
 /// -undo, -discard or -trash-empty, or a change that failed midway (a full disk). Every

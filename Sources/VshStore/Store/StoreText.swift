@@ -1,5 +1,4 @@
 import Foundation
-import VshCore
 
 /// Bytes that do not change once made: a file mapped into memory (the listing cache, so
 /// a listing neither zero-fills nor copies 80 MB) or a copy of an array.

@@ -6,38 +6,38 @@ import VshCore
 /// batch. `undo` moves the newest batch back; `emptyTrash` removes everything for good.
 extension TranscriptStore {
     /// One deletion: what it held.
-    public struct TrashBatch: Sendable, Equatable {
+    package struct TrashBatch: Sendable, Equatable {
         /// The batch directory's name, `YYYYMMDD-HHMMSS-NNN` in local time.
-        public var name: String
+        package var name: String
         /// Saved transcripts: id and title.
-        public var items: [Trashed]
+        package var items: [Trashed]
         /// Discarded drafts' ids.
-        public var drafts: [String]
+        package var drafts: [String]
         /// Directories of the store's own set aside (`model`: the adapted speech model).
-        public var directories: [String] = []
+        package var directories: [String] = []
     }
 
-    public struct Trashed: Sendable, Equatable {
-        public var id: String
-        public var title: String
+    package struct Trashed: Sendable, Equatable {
+        package var id: String
+        package var title: String
     }
 
     /// What `undo` put back.
-    public struct Restored: Sendable, Equatable {
-        public var items: [String]
-        public var drafts: [String]
+    package struct Restored: Sendable, Equatable {
+        package var items: [String]
+        package var drafts: [String]
         /// Directories of the store's own (`model`).
-        public var directories: [String] = []
+        package var directories: [String] = []
     }
 
     var trashDirectory: String { path("trash") }
     /// Where `train` keeps the takes a person recorded (VshVoice's `TrainingTakes`).
-    public static let trainingDirectoryName = "training"
+    package static let trainingDirectoryName = "training"
 
     /// Moves the saved transcripts `ids` to the trash as one batch; all or nothing when
     /// an id is unknown. Returns what was deleted, in the order given.
     @discardableResult
-    public func delete(_ ids: [String]) throws -> [Item] {
+    package func delete(_ ids: [String]) throws -> [Item] {
         try change { changes in
             var items: [Item] = []
             for id in ids where !items.contains(where: { $0.id == id }) {
@@ -67,7 +67,7 @@ extension TranscriptStore {
     /// Moves the store's directory `name` (the adapted speech model, `model`) to the trash
     /// as a batch of its own, so `undo` puts it back. False when there is none.
     @discardableResult
-    public func trash(directory name: String) throws -> Bool {
+    package func trash(directory name: String) throws -> Bool {
         precondition(!name.contains("/") && !name.hasSuffix(".txt") && name != "drafts", "not a directory of the store's own: \(name)")
         guard StoreFiles.isDirectory(path(name)) else { return false }
         try change { _ in
@@ -80,7 +80,7 @@ extension TranscriptStore {
 
     /// Puts back the newest batch of the trash. Refuses, changing nothing, when one of
     /// its files exists again in the store.
-    public func undo() throws -> Restored {
+    package func undo() throws -> Restored {
         let empty = CommandError("nothing to undo: the trash is empty")
         guard StoreFiles.isDirectory(trashDirectory) else { throw empty }
         return try change { changes in
@@ -111,7 +111,7 @@ extension TranscriptStore {
     }
 
     /// The trash, newest deletion first.
-    public func trash() -> [TrashBatch] {
+    package func trash() -> [TrashBatch] {
         recoverIfInterrupted()
         let names = (StoreFiles.names(in: trashDirectory) ?? []).filter { !$0.hasPrefix(".") }.sorted(by: >)
         return names.map { name in
@@ -131,7 +131,7 @@ extension TranscriptStore {
     /// Removes everything in the trash for good. Returns how many transcripts and drafts
     /// were removed.
     @discardableResult
-    public func emptyTrash() throws -> Int {
+    package func emptyTrash() throws -> Int {
         let count = trash().reduce(0) { $0 + $1.items.count + $1.drafts.count + $1.directories.count }
         guard StoreFiles.isDirectory(trashDirectory) else { return 0 }
         try change { _ in

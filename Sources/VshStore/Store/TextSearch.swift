@@ -1,14 +1,12 @@
-import VshCore
-
 /// Case-insensitive search for words in titles and transcripts: every word must occur
 /// (as part of a word too, like `grep -i`). ASCII letters are folded byte by byte, which
 /// is fast over 100,000 transcripts; a word with other letters compares lowercased text.
-public struct TextSearch: Sendable {
+package struct TextSearch: Sendable {
     let words: [[UInt8]]
     let unicode: Bool
 
     /// Nil when there is no word to search for.
-    public init?(_ words: [String]) {
+    package init?(_ words: [String]) {
         let clean = Set(words.map { $0.lowercased() }.filter { !$0.isEmpty })
         guard !clean.isEmpty else { return nil }
         unicode = clean.contains { $0.utf8.contains { $0 >= 0x80 } }
@@ -36,7 +34,7 @@ public struct TextSearch: Sendable {
     }
 
     /// Whether every word occurs in the title or the transcript.
-    public func matches(_ item: TranscriptStore.Item) -> Bool {
+    package func matches(_ item: TranscriptStore.Item) -> Bool {
         if unicode {
             let title = item.title.lowercased(), text = item.transcript.lowercased()
             return words.allSatisfy { title.contains(String(decoding: $0, as: UTF8.self))
@@ -48,7 +46,7 @@ public struct TextSearch: Sendable {
     }
 
     /// The first place any of the words occurs in a transcript (UTF-8 offsets).
-    public func firstOccurrence(in item: TranscriptStore.Item) -> Range<Int>? {
+    package func firstOccurrence(in item: TranscriptStore.Item) -> Range<Int>? {
         if unicode { return occurrences(in: item.transcript).first }
         return item.text.withUTF8 { text in
             words.compactMap { word in Self.first(word, in: text).map { $0..<($0 + word.count) } }
@@ -58,7 +56,7 @@ public struct TextSearch: Sendable {
 
     /// Where the words occur in `text` (UTF-8 offsets, sorted, overlaps merged): what to
     /// highlight.
-    public func occurrences(in text: String) -> [Range<Int>] {
+    package func occurrences(in text: String) -> [Range<Int>] {
         let haystack = unicode ? text.lowercased() : text
         // Lowercasing can change lengths; then offsets would not fit the original.
         guard haystack.utf8.count == text.utf8.count else { return [] }

@@ -1,21 +1,20 @@
 import Foundation
-import VshCore
 
 /// The header of a transcript's `.txt` file: `Key: value` lines, then a blank line, then
 /// the text (FORMAT.md). Keys vsh does not know are ignored, so other tools may add some.
-public struct TranscriptHeader: Sendable, Equatable {
-    public var id: String?
-    public var title: String?
-    public var created: StoreDate?
-    public var duration: Double?
-    public var quality: String?
-    public var sampleRate: Int?
+package struct TranscriptHeader: Sendable, Equatable {
+    package var id: String?
+    package var title: String?
+    package var created: StoreDate?
+    package var duration: Double?
+    package var quality: String?
+    package var sampleRate: Int?
     /// The audio file's name, beside the `.txt`.
-    public var audio: String?
+    package var audio: String?
     /// Where the audio came from: `microphone default`, `file notes.wav`.
-    public var source: String?
+    package var source: String?
 
-    public init() {}
+    package init() {}
 
     /// The whole file: header lines in a fixed order, a blank line, the text.
     func rendered(text: String) -> String {

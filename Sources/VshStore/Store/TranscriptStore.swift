@@ -7,13 +7,13 @@ import VshCore
 /// deleted ones in `trash/`. Every change holds an exclusive lock on `<store>/.lock` and
 /// writes atomically, so several vsh processes can share one store; damaged files are
 /// skipped with a warning and never touched.
-public final class TranscriptStore {
-    public let directory: String
+package final class TranscriptStore {
+    package let directory: String
     /// The zone new dates are written in and listings are grouped by.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// The key file new audio is sealed with while the store encrypts (`encrypt on`); nil
     /// when vsh has none configured.
-    public let keyFile: KeyFile?
+    package let keyFile: KeyFile?
     private let clock: () -> Date
     /// What the store put right after an interrupted change, not yet told (`takeNotices`).
     var notices: [String] = []
@@ -21,7 +21,7 @@ public final class TranscriptStore {
     /// A store rooted at `directory` (created on the first change, mode 0700). `clock`
     /// and `timeZone` are injected so tests can fix "now"; `keyFile` defaults to the one
     /// the configuration names (`KeyFile.current`).
-    public init(
+    package init(
         directory: String, keyFile: KeyFile? = KeyFile.current, clock: @escaping () -> Date = Date.init,
         timeZone: TimeZone = .current
     ) {
@@ -31,47 +31,47 @@ public final class TranscriptStore {
         self.timeZone = timeZone
     }
 
-    public var now: Date { clock() }
+    package var now: Date { clock() }
 
     /// A saved transcript.
-    public struct Item: Sendable, Equatable {
-        public var id: String
-        public var title: String
-        public var created: StoreDate
+    package struct Item: Sendable, Equatable {
+        package var id: String
+        package var title: String
+        package var created: StoreDate
         /// Seconds of audio.
-        public var duration: Double
+        package var duration: Double
         /// `low`, `medium` or `high` as written (other tools may write other words).
-        public var quality: String
-        public var sampleRate: Int?
-        public var source: String?
+        package var quality: String
+        package var sampleRate: Int?
+        package var source: String?
         /// The audio file as the header names it (nil: it names none).
         var audio: String?
         /// Whether that file exists.
-        public var hasAudio: Bool
+        package var hasAudio: Bool
         let directory: String
         package var text: StoreText
 
-        public var transcript: String { text.string }
+        package var transcript: String { text.string }
 
         /// The absolute path of the audio file the header names (nil: it names none).
-        public var audioPath: String? { audio.map { TranscriptStore.resolve($0, in: directory) } }
+        package var audioPath: String? { audio.map { TranscriptStore.resolve($0, in: directory) } }
     }
 
     /// Items and the files that were skipped.
-    public struct Listing: Sendable {
+    package struct Listing: Sendable {
         /// Newest first.
-        public var items: [Item]
+        package var items: [Item]
         /// One line per skipped file: its path and what is wrong with it.
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     static let untitled = "Untitled recording"
 
     /// Every saved transcript, newest first, from the listing cache when it is current.
-    public func items() throws -> Listing { try items(matching: nil) }
+    package func items() throws -> Listing { try items(matching: nil) }
 
     /// The transcripts whose title or text holds every word of `search`, newest first.
-    public func search(_ search: TextSearch) throws -> Listing { try items(matching: search) }
+    package func search(_ search: TextSearch) throws -> Listing { try items(matching: search) }
 
     private func items(matching search: TextSearch?) throws -> Listing {
         guard StoreFiles.isDirectory(directory) else {
@@ -103,7 +103,7 @@ public final class TranscriptStore {
 
     /// The saved transcript `id`, read from its file (not the cache); nil when there is
     /// none. A damaged file throws, naming it.
-    public func item(_ id: String) throws -> Item? {
+    package func item(_ id: String) throws -> Item? {
         guard Self.isPlausibleID(id) else { return nil }
         let file = path(id + ".txt")
         guard let bytes = StoreFiles.read(file) else {
@@ -119,7 +119,7 @@ public final class TranscriptStore {
     }
 
     /// The word timings of a saved transcript (empty when its `.json` is missing or damaged).
-    public func words(of id: String) -> [RecognizedWord] {
+    package func words(of id: String) -> [RecognizedWord] {
         WordTimings.read(path(id + ".json")) ?? []
     }
 
@@ -176,7 +176,7 @@ public final class TranscriptStore {
     }
 
     /// What was put right since the last call, for the person to be told.
-    public func takeNotices() -> [String] {
+    package func takeNotices() -> [String] {
         defer { notices = [] }
         return notices
     }

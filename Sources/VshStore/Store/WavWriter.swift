@@ -22,14 +22,14 @@ import VshCore
 ///
 /// Owns the file descriptor; `finish()` closes it, or `deinit` if `finish()` was never
 /// called (the file is then as complete as after the last append). Not thread-safe.
-public final class WavWriter {
+package final class WavWriter {
     /// The path as given.
-    public let path: String
-    public let sampleRate: Int
+    package let path: String
+    package let sampleRate: Int
     /// Samples appended so far (and described by the header on disk).
-    public private(set) var sampleCount = 0
+    package private(set) var sampleCount = 0
     /// Seconds appended so far.
-    public var duration: Double { Double(sampleCount) / Double(sampleRate) }
+    package var duration: Double { Double(sampleCount) / Double(sampleRate) }
 
     /// Owned: closed by `finish()` or in deinit; -1 once closed.
     private var descriptor: Int32
@@ -41,7 +41,7 @@ public final class WavWriter {
 
     /// Creates (or truncates) `path` with mode 0600 and writes the header of an empty
     /// recording at `sampleRate` Hz.
-    public init(path: String, sampleRate: Int = AudioFormat.sampleRate) throws {
+    package init(path: String, sampleRate: Int = AudioFormat.sampleRate) throws {
         precondition(sampleRate > 0 && sampleRate <= 1_000_000, "sample rate \(sampleRate) Hz")
         self.path = path
         self.sampleRate = sampleRate
@@ -61,7 +61,7 @@ public final class WavWriter {
     }
 
     /// Writes `samples` to the file, then updates the header's sizes to include them.
-    public func append(_ samples: [Int16]) throws {
+    package func append(_ samples: [Int16]) throws {
         precondition(descriptor >= 0, "WavWriter.append after finish()")
         if samples.isEmpty { return }
         let dataBytes = sampleCount * 2
@@ -82,7 +82,7 @@ public final class WavWriter {
     }
 
     /// Flushes the file to disk (`fsync`) and closes it. Calling it again does nothing.
-    public func finish() throws {
+    package func finish() throws {
         guard descriptor >= 0 else { return }
         let synced = fsync(descriptor) == 0
         let syncError = errno
@@ -115,6 +115,16 @@ public final class WavWriter {
 
     private func failure() -> AudioError {
         WavWriter.error(path, WavWriter.reason(errno: errno))
+    }
+
+    /// A whole 16-bit mono PCM WAV of `samples` at `rate`, in memory: for clips and takes,
+    /// written at once.
+    package static func bytes(_ samples: [Int16], rate: Int) -> Data {
+        var data = Data(header(sampleRate: rate, dataBytes: samples.count * 2))
+        data.reserveCapacity(headerSize + samples.count * 2)
+        let little = samples.map { $0.littleEndian }
+        little.withUnsafeBytes { data.append(contentsOf: $0) }
+        return data
     }
 
     /// The 44-byte header of a 16-bit mono PCM WAV holding `dataBytes` bytes of samples.

@@ -1,5 +1,4 @@
 import Foundation
-import VshCore
 
 /// What the store needs to know of a WAV file: its format, where its samples are and how
 /// long it lasts. The recorder writes the file; a recorder killed mid-way leaves sizes in

@@ -1,5 +1,5 @@
 import VshCore
-import VshStore
+import VshVoice
 
 /// Records the training script one phrase at a time: the endpointer cuts each phrase
 /// as the person says it, `TakeCheck` judges it, a fit take is kept and the next phrase
@@ -7,8 +7,8 @@ import VshStore
 /// types `r` to say the previous phrase again, `s` to skip one, and Enter (or Ctrl-C) to
 /// stop; the takes kept so far stay, so `train` goes on from there. `r` goes back to the
 /// phrase asked before (in this run).
-public struct TakeRecorder {
-    public enum Event: Equatable {
+package struct TakeRecorder {
+    package enum Event: Equatable {
         /// Say phrase `index` (from 0) of `total`; `again` after an unfit take or a redo.
         case phrase(index: Int, total: Int, words: String, again: Bool)
         /// The loudness of the last 100 ms, dBFS.
@@ -21,7 +21,7 @@ public struct TakeRecorder {
         case skipped(index: Int)
     }
 
-    public enum Ending: Equatable {
+    package enum Ending: Equatable {
         case finished
         /// The person stopped (Enter, Ctrl-C, a typed word other than r or s).
         case stopped(String)
@@ -29,12 +29,12 @@ public struct TakeRecorder {
     }
 
     /// Unfit takes of one phrase before it is skipped.
-    public static let triesPerPhrase = 3
+    package static let triesPerPhrase = 3
 
     let path: VoicePath
     let takes: TrainingTakes
 
-    public init(path: VoicePath, takes: TrainingTakes) {
+    package init(path: VoicePath, takes: TrainingTakes) {
         self.path = path
         self.takes = takes
     }
@@ -42,7 +42,7 @@ public struct TakeRecorder {
     /// Records the phrases of `script` at `indices` (those not recorded yet), in order,
     /// until the last, a stop, or the end of `source`. Returns how it ended and the
     /// position in `indices` to go on from.
-    public func run(
+    package func run(
         source: AudioSource, script: [String], asking indices: [Int], shouldStop: () -> String?,
         event: (Event) -> Void
     ) throws -> (ending: Ending, next: Int) {

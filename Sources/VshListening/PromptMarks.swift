@@ -1,8 +1,5 @@
-import VshCore
-import VshStore
-
 /// What the listener is doing, as the prompt shows it.
-public enum ListenState: Sendable, Equatable {
+package enum ListenState: Sendable, Equatable {
     /// Waiting for speech.
     case listening
     /// Speech is under way.
@@ -15,16 +12,16 @@ public enum ListenState: Sendable, Equatable {
 
 /// The marks in front of the prompt (`● vsh> `): Unicode where the locale is UTF-8,
 /// plain ASCII elsewhere.
-public struct PromptMarks: Sendable, Equatable {
-    public var listening: String
-    public var hearing: String
-    public var off: String
-    public var asking: String
+package struct PromptMarks: Sendable, Equatable {
+    package var listening: String
+    package var hearing: String
+    package var off: String
+    package var asking: String
 
-    public static let unicode = PromptMarks(listening: "●", hearing: "◉", off: "○", asking: "?")
-    public static let ascii = PromptMarks(listening: "*", hearing: "@", off: "-", asking: "?")
+    package static let unicode = PromptMarks(listening: "●", hearing: "◉", off: "○", asking: "?")
+    package static let ascii = PromptMarks(listening: "*", hearing: "@", off: "-", asking: "?")
 
-    public init(listening: String, hearing: String, off: String, asking: String) {
+    package init(listening: String, hearing: String, off: String, asking: String) {
         self.listening = listening
         self.hearing = hearing
         self.off = off
@@ -33,13 +30,13 @@ public struct PromptMarks: Sendable, Equatable {
 
     /// Unicode when the locale the environment selects (LC_ALL, LC_CTYPE, LANG, first set
     /// wins) is UTF-8.
-    public static func detect(environment: [String: String]) -> PromptMarks {
+    package static func detect(environment: [String: String]) -> PromptMarks {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let lowered = locale.lowercased()
         return lowered.contains("utf-8") || lowered.contains("utf8") ? .unicode : .ascii
     }
 
-    public func mark(_ state: ListenState) -> String {
+    package func mark(_ state: ListenState) -> String {
         switch state {
         case .listening: listening
         case .hearing: hearing

@@ -1,23 +1,22 @@
 import VshCore
-import VshStore
 
 /// The prompt while vsh listens: reads lines through `inner` (which also waits on the
 /// voice side, see `PromptSideInput`), lets the listener take audio only while the
 /// prompt waits, so that no speech is taken as a command while one runs, and takes typed
 /// answers to the questions vsh asks ("did you mean", "are you sure").
-public final class ListeningLineReader: LineReader {
-    public let inner: LineReader
-    public let voice: VoicePrompt
+package final class ListeningLineReader: LineReader {
+    package let inner: LineReader
+    package let voice: VoicePrompt
     /// Where answers' notes and `--verbose` timings go (the terminal).
     let output: TextSink
 
-    public init(inner: LineReader, voice: VoicePrompt, output: TextSink) {
+    package init(inner: LineReader, voice: VoicePrompt, output: TextSink) {
         self.inner = inner
         self.voice = voice
         self.output = output
     }
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         while true {
             voice.basePrompt = prompt
             voice.listener?.resume()
@@ -51,5 +50,5 @@ public final class ListeningLineReader: LineReader {
         return .spoken(spoken)
     }
 
-    public func addToRecall(_ line: String) { inner.addToRecall(line) }
+    package func addToRecall(_ line: String) { inner.addToRecall(line) }
 }

@@ -5,14 +5,14 @@ import VshStore
 /// The audio of spoken commands, kept beside the history: one 16 kHz mono WAV per
 /// command in `directory`, named by the time it was heard, the newest `limit` kept.
 /// While the store encrypts audio (`sealing` gives a key), clips are sealed too.
-public struct ClipStore: Sendable {
-    public let directory: String
-    public let limit: Int
+package struct ClipStore: Sendable {
+    package let directory: String
+    package let limit: Int
     /// The key to seal clips with, asked at each save (nil: plain). When it throws (the
     /// store encrypts but the key is missing), no clip is written rather than a plain one.
-    public var sealing: @Sendable () throws -> AudioKey? = { nil }
+    package var sealing: @Sendable () throws -> AudioKey? = { nil }
 
-    public init(directory: String, limit: Int) {
+    package init(directory: String, limit: Int) {
         self.directory = directory
         self.limit = max(0, limit)
     }
@@ -20,13 +20,13 @@ public struct ClipStore: Sendable {
     /// Writes `samples` as a new clip and drops the oldest beyond the limit. Returns the
     /// clip's path, or nil when clips are off or it could not be written (the command
     /// still runs; it only has no clip).
-    public func save(_ samples: [Int16], rate: Int = AudioFormat.sampleRate, at time: Date = Date()) -> String? {
+    package func save(_ samples: [Int16], rate: Int = AudioFormat.sampleRate, at time: Date = Date()) -> String? {
         guard limit > 0, !samples.isEmpty else { return nil }
         let path = directory + "/" + Self.name(for: time)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let wav = Self.wav(samples, rate: rate)
+            let wav = WavWriter.bytes(samples, rate: rate)
             let bytes = try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
             try AtomicFile.write(bytes, to: path)
         } catch {
@@ -53,28 +53,5 @@ public struct ClipStore: Sendable {
         for name in clips.dropLast(limit) {
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
-    }
-
-    /// A 16-bit mono PCM WAV file.
-    package static func wav(_ samples: [Int16], rate: Int) -> Data {
-        var data = Data(capacity: 44 + samples.count * 2)
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8))
-        u32(36 + samples.count * 2)
-        data.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16)
-        u16(1)
-        u16(1)
-        u32(rate)
-        u32(rate * 2)
-        u16(2)
-        u16(16)
-        data.append(contentsOf: Array("data".utf8))
-        u32(samples.count * 2)
-        samples.withUnsafeBufferPointer { buffer in
-            for s in buffer { withUnsafeBytes(of: s.littleEndian) { data.append(contentsOf: $0) } }
-        }
-        return data
     }
 }

@@ -6,25 +6,25 @@ import VshCore
 /// `adaptation.json` saying what it was made from. vsh loads it in place of the stock
 /// acoustic model while it was made from the model vsh is set to (`voice.model`); after
 /// an update of that model it is set aside until `train --again` adapts anew.
-public struct AdaptedModel: Codable, Sendable, Equatable {
+package struct AdaptedModel: Codable, Sendable, Equatable {
     /// The stock acoustic model it was adapted from, and what its files looked like then.
-    public var base: String
-    public var baseFingerprint: String
+    package var base: String
+    package var baseFingerprint: String
     /// How many takes, and how many seconds of speech, it was adapted on.
-    public var takes: Int
-    public var seconds: Double
+    package var takes: Int
+    package var seconds: Double
     /// `mllr+map`: the recipe, so a better one can tell what to redo.
-    public var recipe: String
+    package var recipe: String
     /// When it was made (ISO 8601).
-    public var created: String
+    package var created: String
     /// CPU seconds the adaptation's tools took.
-    public var cpuSeconds: Double?
+    package var cpuSeconds: Double?
     /// The confidence threshold for vsh's commands calibrated on the person's takes that
     /// are not commands (`ThresholdCalibration`), and how many there were.
-    public var threshold: Double?
-    public var calibrationTakes: Int?
+    package var threshold: Double?
+    package var calibrationTakes: Int?
 
-    public init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
+    package init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base
         self.baseFingerprint = Self.fingerprint(of: base)
         self.takes = takes
@@ -34,13 +34,13 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
     }
 
     /// The adapted model's directory in the store at `store`.
-    public static func directory(store: String) -> String { store + "/model" }
+    package static func directory(store: String) -> String { store + "/model" }
     static let manifestName = "adaptation.json"
     /// The files PocketSphinx loads from an acoustic model directory.
-    public static let modelFiles = ["mdef", "means", "variances", "transition_matrices", "noisedict", "feat.params"]
+    package static let modelFiles = ["mdef", "means", "variances", "transition_matrices", "noisedict", "feat.params"]
 
     /// Which acoustic model vsh loads.
-    public enum Use: Equatable, Sendable {
+    package enum Use: Equatable, Sendable {
         /// The stock model: nothing adapted.
         case stock
         /// The adapted model in `directory`.
@@ -49,14 +49,14 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
         case setAside(String)
 
         /// The acoustic model directory to load: the adapted one when it is in use, else `stock`.
-        public func acousticModel(stock: String) -> String {
+        package func acousticModel(stock: String) -> String {
             if case .adapted(_, let dir) = self { return dir }
             return stock
         }
     }
 
     /// The model to load for the stock acoustic model `base` and the store at `store`.
-    public static func use(store: String, base: String) -> Use {
+    package static func use(store: String, base: String) -> Use {
         let dir = directory(store: store)
         guard let data = FileManager.default.contents(atPath: dir + "/" + manifestName) else { return .stock }
         guard let model = try? JSONDecoder().decode(AdaptedModel.self, from: data) else {
@@ -74,19 +74,19 @@ public struct AdaptedModel: Codable, Sendable, Equatable {
     }
 
     /// The acoustic model directory to load: the adapted one when it is in use.
-    public static func acousticModel(store: String, base: String) -> String {
+    package static func acousticModel(store: String, base: String) -> String {
         use(store: store, base: base).acousticModel(stock: base)
     }
 
     /// The threshold for vsh's commands: `configured`, raised to the calibrated one while
     /// an adapted model is in use (`use`).
-    public static func commandThreshold(configured: Double, use: Use) -> Double {
+    package static func commandThreshold(configured: Double, use: Use) -> Double {
         guard case .adapted(let model, _) = use, let calibrated = model.threshold else { return configured }
         return max(configured, calibrated)
     }
 
     /// Writes the manifest into `directory`, last: a model without one is never loaded.
-    public func write(into directory: String) throws {
+    package func write(into directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(self), to: directory + "/" + Self.manifestName)

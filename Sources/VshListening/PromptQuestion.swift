@@ -1,5 +1,4 @@
 import VshCore
-import VshStore
 
 /// A question vsh asks about a spoken command before running it: which one was meant
 /// (the recogniser was unsure), or whether to run a destructive one. Answered by voice or

@@ -1,29 +1,8 @@
 import Foundation
 import VshCore
-import VshStore
-
-/// What a line reader does for the voice side while it waits for keys.
-public enum PromptAction: Equatable, Sendable {
-    /// Redraw the prompt as this (the listening mark changed).
-    case prompt(String)
-    /// Print these lines above the prompt, then redraw it as `prompt`, with whatever was
-    /// typed so far and the cursor where it was.
-    case notice([String], prompt: String)
-    /// Put `spoken.line` on the prompt line as if typed, show `mark` after it, and finish
-    /// the line as `.spoken`. What was typed so far comes back at the next prompt.
-    case submit(SpokenLine, mark: String)
-}
-
-/// Input besides the keyboard that a line reader waits on (the voice listener).
-public protocol PromptSideInput: AnyObject {
-    /// Readable when there is something to take.
-    var fileDescriptor: Int32 { get }
-    /// What to do now, in order: at most one `submit`, and only as the last action.
-    func takeActions() -> [PromptAction]
-}
 
 /// Turning listening on and off (`listen on|off`).
-public protocol ListeningControl: AnyObject {
+package protocol ListeningControl: AnyObject {
     /// One line on what the listener does now.
     var status: String { get }
     /// Turns listening on or off; returns what to tell the person. Throws when there is
@@ -36,25 +15,25 @@ public protocol ListeningControl: AnyObject {
 /// (destructive ones after a yes); unsure ones get "did you mean" with the runners-up;
 /// doubtful speech is ignored; while off, only the wake phrase counts. Pure logic over
 /// events, so tests drive it without audio.
-public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Sendable {
-    public struct Options: Sendable {
+package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Sendable {
+    package struct Options: Sendable {
         /// At or above: a command. Between `rejectBelow` and this: vsh asks. Below: ignored.
-        public var threshold = 0.5
-        public var rejectBelow = 0.3
+        package var threshold = 0.5
+        package var rejectBelow = 0.3
         /// Said while listening is off, turns it on again (a spoken pattern).
-        public var wakePhrase = "listen on"
+        package var wakePhrase = "listen on"
         /// Spoken destructive commands ask for yes or no first.
-        public var confirmDestructive = true
+        package var confirmDestructive = true
         /// Seconds a question waits for its answer.
-        public var answerSeconds = 10.0
-        public var marks = PromptMarks.ascii
-        public var style = Style.plain
+        package var answerSeconds = 10.0
+        package var marks = PromptMarks.ascii
+        package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.
-        public var verbose = false
+        package var verbose = false
 
-        public init() {}
+        package init() {}
 
-        public init(settings: Settings) {
+        package init(settings: Settings) {
             threshold = settings.voiceThreshold
             rejectBelow = min(settings.voiceRejectBelow, settings.voiceThreshold)
             wakePhrase = settings.wakePhrase
@@ -63,28 +42,28 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
         }
     }
 
-    public let options: Options
+    package let options: Options
     /// The listener thread; nil in tests that post events themselves.
-    public var listener: ListenerHandle?
+    package var listener: ListenerHandle?
     /// Whether running the candidate cannot be taken back without undo (then a spoken one
     /// asks first); see `destructive(in:)`.
-    public var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
+    package var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
     /// Whether running the candidate ends the session (`exit`): a spoken one always asks
     /// first; see `endsSession(in:)`.
-    public var endsSession: (VoiceCandidate) -> Bool = { _ in false }
+    package var endsSession: (VoiceCandidate) -> Bool = { _ in false }
     /// The confidence a command needs, asked per utterance: `options.threshold`, unless
     /// `train` calibrated one for the person (it may change during the session).
-    public var threshold: () -> Double
+    package var threshold: () -> Double
 
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.
-    public var beforeHearing: () -> String? = { nil }
+    package var beforeHearing: () -> String? = { nil }
     /// Where spoken commands' audio is kept; nil keeps none.
-    public var clips: ClipStore?
+    package var clips: ClipStore?
     /// Seconds on a monotonic clock (questions lapse by it). Tests replace it.
-    public var clock: () -> Double = VoicePrompt.monotonic
+    package var clock: () -> Double = VoicePrompt.monotonic
     /// The prompt without the mark, as the shell gives it.
-    public var basePrompt = "vsh> "
+    package var basePrompt = "vsh> "
 
     // The inbox: written by the listener thread, read by the prompt's.
     private let inbox = Locked<[ListenerEvent]>([])
@@ -93,10 +72,10 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     // The prompt's state: touched only on the reading thread, which `promptThread` checks.
     let promptThread = OwningThread("the prompt's thread")
     /// The input audio comes from, while it flows.
-    public private(set) var input: String?
+    package private(set) var input: String?
     /// Why vsh is not listening, when it tried and could not.
-    public private(set) var problem: String?
-    public internal(set) var isOn = true
+    package private(set) var problem: String?
+    package internal(set) var isOn = true
     /// The input was a file that has played to its end.
     private var inputEnded = false
     /// `listen on` asked to try the input again: its outcome is said, even a quiet failure.
@@ -105,14 +84,14 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     var question: PromptQuestion?
     var wake: SpokenPattern?
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
         threshold = { options.threshold }
         wake = try? SpokenPattern.parse(options.wakePhrase)
     }
 
     /// Seconds since an arbitrary start, never going back.
-    public static func monotonic() -> Double {
+    package static func monotonic() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
@@ -121,17 +100,17 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     // MARK: - From the listener thread
 
     /// Queues an event for the prompt and wakes the reader. Any thread.
-    public func post(_ event: ListenerEvent) {
+    package func post(_ event: ListenerEvent) {
         inbox.withLock { $0.append(event) }
         wakeup.poke()
     }
 
-    public var fileDescriptor: Int32 { wakeup.readEnd }
+    package var fileDescriptor: Int32 { wakeup.readEnd }
 
     // MARK: - On the reading thread
 
     /// The listening state the mark shows; nil when there is nothing listening.
-    public var state: ListenState? {
+    package var state: ListenState? {
         guard input != nil else { return nil }
         if question != nil { return .asking }
         if !isOn { return .off }
@@ -139,13 +118,13 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
     }
 
     /// The prompt with the listening mark in front: `● vsh> `.
-    public func prompt() -> String {
+    package func prompt() -> String {
         promptThread.check()
         guard let state else { return basePrompt }
         return options.marks.mark(state) + " " + basePrompt
     }
 
-    public func takeActions() -> [PromptAction] {
+    package func takeActions() -> [PromptAction] {
         promptThread.check()
         wakeup.drain()
         var events = inbox.withLock { inbox in
@@ -223,7 +202,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
 
     // MARK: - Listening on and off
 
-    public var status: String {
+    package var status: String {
         guard let input else {
             if let problem { return "not listening: \(problem)" }
             return listener == nil ? "not listening: there is no audio input" : "not listening yet: the audio input is starting"
@@ -232,7 +211,7 @@ public final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Se
         return "listening to \(input); say a command, or type one"
     }
 
-    public func setListening(_ on: Bool) throws -> String {
+    package func setListening(_ on: Bool) throws -> String {
         promptThread.check()
         guard let listener else {
             throw CommandError("there is no audio input to listen to; start vsh with --audio-in DEVICE or FILE, without --no-voice")

@@ -1,25 +1,26 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// Whether a recorded phrase is fit to adapt the model on. A take the model cannot
 /// align to its words (too quiet, drowned in noise, clipped, cut short) teaches it
 /// the wrong sounds, so `train` asks for it again.
-public enum TakeCheck {
+package enum TakeCheck {
     /// Below this the loudest 100 ms of a take is too quiet to carry the voice (dBFS).
-    public static let quietest = -42.0
+    package static let quietest = -42.0
     /// dB between the loudest and the quietest 100 ms of a take (its padding holds the
     /// room's noise) below which noise drowns the words.
-    public static let lowestSNR = 15.0
+    package static let lowestSNR = 15.0
     /// Share of samples at full scale above which the take is clipped.
-    public static let clippedShare = 0.002
+    package static let clippedShare = 0.002
     /// Seconds of speech a phrase needs at least, per word.
-    public static let secondsPerWord = 0.15
+    package static let secondsPerWord = 0.15
 
     /// What is wrong with a take of `words` words, or nil when it is fit. `speech` is how
     /// long the endpointer heard speech, and `padded` says the take has the room's sound
     /// around it, to measure the noise by; a file given whole (`train --from`) may be cut
     /// tight and is not judged for noise.
-    public static func problem(_ samples: [Int16], words: Int, speech: Double? = nil, padded: Bool = false) -> String? {
+    package static func problem(_ samples: [Int16], words: Int, speech: Double? = nil, padded: Bool = false) -> String? {
         var meter = LevelMeter()
         var loudest = -Double.infinity, floor = Double.infinity
         meter.add(samples) {

@@ -4,10 +4,10 @@ import VshCore
 /// command files, digits, and sentences that cover the sounds of English the commands
 /// miss. About two minutes of speaking: adaptation measured on spoken digits gained most
 /// of its accuracy from 50 utterances (research/adaptation).
-public enum TrainingScript {
+package enum TrainingScript {
     /// Sentences from the Harvard sentence lists (IEEE 1969, public domain), picked so
     /// that together with the command words every English phone occurs several times.
-    public static let sentences = [
+    package static let sentences = [
         "the birch canoe slid on the smooth planks",
         "glue the sheet to the dark blue background",
         "it's easy to tell the depth of a well",
@@ -31,7 +31,7 @@ public enum TrainingScript {
     ]
 
     /// Digits in four orders, so each is said in several neighbourhoods.
-    public static let digits = [
+    package static let digits = [
         "one two three four five",
         "six seven eight nine zero",
         "zero nine two seven four",
@@ -47,7 +47,7 @@ public enum TrainingScript {
     /// groups of four, the digits, then the sentences. Digit words are left to the digit
     /// phrases. The same vocabulary always gives the same script, so an interrupted
     /// training resumes where it stopped.
-    public static func phrases(vocabulary: Set<String>) -> [String] {
+    package static func phrases(vocabulary: Set<String>) -> [String] {
         let numbers = Set(NumberWords.digits + ["oh"])
         let words = vocabulary.filter { !numbers.contains($0) && !$0.contains("(") }.sorted()
         var commandPhrases: [String] = []

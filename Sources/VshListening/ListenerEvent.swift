@@ -1,35 +1,34 @@
 import Foundation
-import VshCore
 
 /// A command an utterance could stand for: the grammar's reading of one recognised phrase.
-public struct VoiceCandidate: Sendable, Equatable {
+package struct VoiceCandidate: Sendable, Equatable {
     /// The registry command (`delete`), for the destructive check.
-    public var command: String
+    package var command: String
     /// The command line (`delete 2`).
-    public var line: String
+    package var line: String
 
-    public init(command: String, line: String) {
+    package init(command: String, line: String) {
         self.command = command
         self.line = line
     }
 }
 
 /// One utterance the prompt's listener heard.
-public struct Heard: Sendable, Equatable {
+package struct Heard: Sendable, Equatable {
     /// The words recognised.
-    public var text: String
+    package var text: String
     /// 0…1, of the best phrase.
-    public var confidence: Double
+    package var confidence: Double
     /// What it could run, best first and distinct: the best phrase's command when it is
     /// one, then the runners-up's. Empty when no phrase was a whole command.
-    public var candidates: [VoiceCandidate]
+    package var candidates: [VoiceCandidate]
     /// The utterance's audio, 16 kHz mono, for the clip history keeps.
-    public var samples: [Int16]
+    package var samples: [Int16]
     /// As in `SpokenLine`.
-    public var end: Double
-    public var endClock: Double?
+    package var end: Double
+    package var endClock: Double?
 
-    public init(text: String, confidence: Double, candidates: [VoiceCandidate], samples: [Int16] = [],
+    package init(text: String, confidence: Double, candidates: [VoiceCandidate], samples: [Int16] = [],
                 end: Double = 0, endClock: Double? = nil) {
         self.text = text
         self.confidence = confidence
@@ -41,7 +40,7 @@ public struct Heard: Sendable, Equatable {
 }
 
 /// What the prompt's listener reports, from its own thread.
-public enum ListenerEvent: Sendable, Equatable {
+package enum ListenerEvent: Sendable, Equatable {
     /// Audio flows; the text names the input (`microphone default`, `file s2.wav`), and
     /// `wakePhrase` is the phrase the grammar has for turning listening back on.
     case ready(String, wakePhrase: String)
@@ -57,7 +56,7 @@ public enum ListenerEvent: Sendable, Equatable {
 }
 
 /// The listener thread, as the prompt drives it (VshApp implements it over ALSA or a file).
-public protocol ListenerHandle: AnyObject {
+package protocol ListenerHandle: AnyObject {
     /// Stops taking audio until `resume`: while a command runs, no speech is taken as a command.
     func pause()
     func resume()

@@ -5,25 +5,25 @@ import VshStore
 /// Puts an adaptation in place: the adapter writes a new model beside the store's
 /// `model/`, and only a whole one replaces it; the one it replaces goes to the trash
 /// (`undo` brings it back). A failed adaptation leaves the model in use as it was.
-public struct ModelTraining {
+package struct ModelTraining {
     /// Fewer takes than this do not adapt: MLLR estimates a transform from them, and
     /// with a few seconds of speech it learns the phrases, not the voice.
-    public static let minimumTakes = 10
+    package static let minimumTakes = 10
 
     let store: TranscriptStore
     let adapter: ModelAdapter
     let base: String
 
-    public init(store: TranscriptStore, adapter: ModelAdapter, base: String) {
+    package init(store: TranscriptStore, adapter: ModelAdapter, base: String) {
         self.store = store
         self.adapter = adapter
         self.base = base
     }
 
-    public var modelDirectory: String { AdaptedModel.directory(store: store.directory) }
+    package var modelDirectory: String { AdaptedModel.directory(store: store.directory) }
 
     /// Adapts on `takes` and puts the result in use. Returns the new model.
-    public func adapt(_ takes: [TrainingTakes.Take], progress: (String) -> Void) throws -> AdaptedModel {
+    package func adapt(_ takes: [TrainingTakes.Take], progress: (String) -> Void) throws -> AdaptedModel {
         guard takes.count >= Self.minimumTakes else {
             throw CommandError("adapting needs at least \(Self.minimumTakes) takes and there \(takes.count == 1 ? "is" : "are") \(takes.count); 'train' records more")
         }
@@ -49,7 +49,7 @@ public struct ModelTraining {
 
 extension TrainingTakes {
     /// The adapted model's directory in the store (`AdaptedModel.directory`).
-    public static let modelName = "model"
+    package static let modelName = "model"
 }
 
 /// Rejection keeps its promise after adaptation: an adapted model hears the person's
@@ -58,15 +58,15 @@ extension TrainingTakes {
 /// command at the prompt, were taken as one 71% of the time with the stock model and
 /// 81% with the adapted one). From the person's own takes that are not commands, the
 /// threshold for vsh's commands is raised until at most `falseAcceptShare` of them pass.
-public enum ThresholdCalibration {
-    public static let falseAcceptShare = 0.05
+package enum ThresholdCalibration {
+    package static let falseAcceptShare = 0.05
     /// Never above this: a threshold near 1 would turn every command into a question.
-    public static let ceiling = 0.95
+    package static let ceiling = 0.95
     /// Fewer takes say nothing about a share of 5%.
-    public static let fewestTakes = 10
+    package static let fewestTakes = 10
 
     /// The threshold for `confidences` (of takes that are not commands) and the one set.
-    public static func threshold(nonCommands confidences: [Double], configured: Double) -> Double {
+    package static func threshold(nonCommands confidences: [Double], configured: Double) -> Double {
         guard confidences.count >= fewestTakes else { return configured }
         let sorted = confidences.sorted(by: >)
         let allowed = Int(Double(sorted.count) * falseAcceptShare)

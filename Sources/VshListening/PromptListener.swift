@@ -1,12 +1,13 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// The prompt's ear: a thread that runs the voice path (input → front end → endpointer
 /// → recogniser against the commands' grammar) and posts what it hears to the
 /// `VoicePrompt`, which decides on the prompt's thread. After each utterance it waits
 /// until the prompt has taken it, so a command it heard runs before more audio is read
 /// (with `--fast` a file would otherwise race ahead of the commands it holds).
-public final class PromptListener: ListenerHandle, @unchecked Sendable {
+package final class PromptListener: ListenerHandle, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
     let path: VoicePath
@@ -24,7 +25,7 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
     }
     private let grammars = Locked(Grammars())
 
-    public init(audio: ListenerAudio, prompt: VoicePrompt, path: VoicePath,
+    package init(audio: ListenerAudio, prompt: VoicePrompt, path: VoicePath,
                 registry: @escaping () -> CommandRegistry, explicit: Bool) {
         self.audio = audio
         self.prompt = prompt
@@ -34,9 +35,9 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
     }
 
     /// The listener thread, once started; tests wait for it to end.
-    public private(set) var thread: Thread?
+    package private(set) var thread: Thread?
 
-    public func start() {
+    package func start() {
         // The grammar is built here, on the prompt's thread, from the registry as it is
         // now: with the wake phrase, and without it in case the dictionary cannot say it.
         let current = currentGrammars()
@@ -62,7 +63,7 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
     }
 
     /// Whether the listener thread is running.
-    public var isRunning: Bool { grammars.withLock { $0.running } }
+    package var isRunning: Bool { grammars.withLock { $0.running } }
 
     /// The commands' grammars as the registry is now: with the wake phrase, and without
     /// it in case the dictionary cannot say it.
@@ -73,20 +74,20 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         }
     }
 
-    public func stop() { audio.stop() }
+    package func stop() { audio.stop() }
 
-    public func pause() { audio.pause() }
+    package func pause() { audio.pause() }
 
     /// After each command (which may have been `reload`, or a line that reloaded changed
     /// command files first): a changed grammar goes to the listener thread.
-    public func resume() {
+    package func resume() {
         refreshGrammar()
         audio.resume()
     }
 
     /// Hands the listener thread the registry's grammar when it changed; the thread loads
     /// it before its next decode.
-    public func refreshGrammar() {
+    package func refreshGrammar() {
         let current = currentGrammars()
         grammars.withLock { state in
             if let jsgf = current.first.map({ $0.jsgf + path.model() }), jsgf != state.listenedFor {
@@ -104,7 +105,7 @@ public final class PromptListener: ListenerHandle, @unchecked Sendable {
         }
     }
 
-    public func restart() { start() }
+    package func restart() { start() }
 
     /// Listens until the input ends or fails; returns the event that says so, if any.
     private func listen(_ grammars: [VoiceGrammar]) -> ListenerEvent? {

@@ -1,25 +1,26 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// The prompt listener's audio: a capture device, or a file played in as if it were one.
 /// The prompt pauses it while a command runs (only one reader of the input at a time):
 /// a paused listener waits in `read`. When `record` needs the input, a device is closed
 /// until the listener reads again, and a file is handed over at the point the listener
 /// reached, so the recording goes on with the same stream.
-public final class ListenerAudio: AudioSource, @unchecked Sendable {
-    public let input: AudioInput
+package final class ListenerAudio: AudioSource, @unchecked Sendable {
+    package let input: AudioInput
     /// Files play at real-time pace unless this is false (`--fast`).
     let paced: Bool
     let openers: AudioOpeners
 
-    public var name: String {
+    package var name: String {
         switch input {
         case .device(let device): device
         case .file(let path): (path as NSString).lastPathComponent
         }
     }
     /// How the prompt names the input: `microphone default`, `file s2.wav`.
-    public var description: String {
+    package var description: String {
         switch input {
         case .device(let device): "microphone \(device)"
         case .file: "file \(name)" + (paced ? "" : ", fast")
@@ -48,7 +49,7 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
     private var seen = 0
     private var lastClock = 0.0
 
-    public init(input: AudioInput, paced: Bool, openers: AudioOpeners) {
+    package init(input: AudioInput, paced: Bool, openers: AudioOpeners) {
         self.input = input
         self.paced = paced
         self.openers = openers
@@ -84,7 +85,7 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
         microphone?.close()
     }
 
-    public func read(into buffer: inout [Int16]) throws -> Int {
+    package func read(into buffer: inout [Int16]) throws -> Int {
         // One hold of the lock from the check to the wait: a pause that lands in between
         // would leave `record` waiting for a listener that never says it is parked.
         let (reopen, stopped) = flow.wait(
@@ -109,14 +110,14 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
         lastClock - (Double(seen) / Double(AudioFormat.sampleRate) - time)
     }
 
-    public func pause() { flow.withLock { $0.paused = true } }
+    package func pause() { flow.withLock { $0.paused = true } }
 
-    public func resume() { flow.withLock { $0.paused = false } }
+    package func resume() { flow.withLock { $0.paused = false } }
 
-    public var isStopped: Bool { flow.withLock { $0.stopped } }
+    package var isStopped: Bool { flow.withLock { $0.stopped } }
 
     /// Ends the listener: a waiting read returns 0.
-    public func stop() { flow.withLock { $0.stopped = true } }
+    package func stop() { flow.withLock { $0.stopped = true } }
 
     /// Pauses and waits until the listener is parked in `read` (or not reading at all), so
     /// that another reader may use the input. False when it did not park in time.
@@ -127,7 +128,7 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
     }
 
     /// For `record` from a device: closes it until the listener reads again.
-    public func releaseDevice() {
+    package func releaseDevice() {
         guard parkListener(), let microphone else { return }
         microphone.close()
         self.microphone = nil
@@ -137,7 +138,7 @@ public final class ListenerAudio: AudioSource, @unchecked Sendable {
 
     /// For `record` from a file: the stream where the listener left it, while the
     /// listener waits; nil when it is not open or the listener did not stop.
-    public func sharedStream() -> AudioSource? {
+    package func sharedStream() -> AudioSource? {
         guard parkListener() else { return nil }
         return stream
     }

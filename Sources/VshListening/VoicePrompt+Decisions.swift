@@ -1,6 +1,5 @@
 import Foundation
 import VshCore
-import VshStore
 
 /// What the prompt does with each utterance, and with answers to its questions.
 extension VoicePrompt {
@@ -13,13 +12,13 @@ extension VoicePrompt {
 
     /// The pseudo-commands of the listener's grammar: spoken answers and the wake phrase.
     /// Their names cannot be typed, so they never clash with a real command.
-    public static let answerCommand = "(answer)"
-    public static let wakeCommand = "(wake)"
+    package static let answerCommand = "(answer)"
+    package static let wakeCommand = "(wake)"
 
     /// The registry the listener's grammar is built from: the shell's commands, plus the
     /// answers to questions ("two", "yes", "no") and `wakePhrase`, which only the listener
     /// hears. Throws when the wake phrase is not a valid spoken pattern.
-    public static func grammarRegistry(_ registry: CommandRegistry, wakePhrase: String?) throws -> CommandRegistry {
+    package static func grammarRegistry(_ registry: CommandRegistry, wakePhrase: String?) throws -> CommandRegistry {
         var extended = registry
         func entry(_ name: String, _ forms: [SpokenForm]) -> CommandEntry {
             CommandEntry(
@@ -37,7 +36,7 @@ extension VoicePrompt {
     /// The destructive check for the commands in `registry()`, as each command declares
     /// it (`CommandInfo.isDestructive`): delete, `trash empty`, `encrypt on|off`, command
     /// files' `destructive: yes`.
-    public static func destructive(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
+    package static func destructive(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
         { candidate in
             guard let info = registry().lookup(candidate.command)?.info else { return false }
             let words = candidate.line.split(separator: " ").map(String.init)
@@ -46,7 +45,7 @@ extension VoicePrompt {
     }
 
     /// The check for commands in `registry()` that end the session when run.
-    public static func endsSession(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
+    package static func endsSession(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
         { candidate in registry().lookup(candidate.command)?.info.endsSession == true }
     }
 
@@ -136,7 +135,7 @@ extension VoicePrompt {
     // MARK: - Typed answers
 
     /// What a typed line means while vsh waits for an answer.
-    public enum TypedAnswer: Equatable {
+    package enum TypedAnswer: Equatable {
         /// Not an answer (or no question): run the line as usual; any question is dropped.
         case notAnAnswer
         /// The answer settles on this command.
@@ -146,7 +145,7 @@ extension VoicePrompt {
     }
 
     /// Takes `text` as the answer to the question vsh asked, if it is one.
-    public func answer(typed text: String) -> TypedAnswer {
+    package func answer(typed text: String) -> TypedAnswer {
         promptThread.check()
         guard let q = question else { return .notAnAnswer }
         guard clock() < q.deadline, let answer = PromptAnswer(text) else {
@@ -162,7 +161,7 @@ extension VoicePrompt {
 
     /// Drops the question (Ctrl-C); returns whether there was one.
     @discardableResult
-    public func dropQuestion() -> Bool {
+    package func dropQuestion() -> Bool {
         promptThread.check()
         defer { question = nil }
         return question != nil
@@ -170,7 +169,7 @@ extension VoicePrompt {
 
     /// The line `--verbose` shows as a spoken command starts: when the utterance ended and
     /// when the command started, both in seconds of the audio input.
-    public func timing(of spoken: SpokenLine) -> String? {
+    package func timing(of spoken: SpokenLine) -> String? {
         guard options.verbose, let endClock = spoken.endClock else { return nil }
         let started = spoken.end + (clock() - endClock)
         return dim(String(

@@ -6,25 +6,25 @@ import VshStore
 /// recipe can adapt again without asking them to speak again (`train --again`), and so
 /// that an interrupted training resumes. One 16 kHz mono WAV per take, `NAME.wav`, with
 /// its words in `NAME.txt`; sealed like the store's other audio while it encrypts.
-public struct TrainingTakes: Sendable {
-    public struct Take: Sendable, Equatable {
-        public var name: String
-        public var audioPath: String
-        public var words: String
+package struct TrainingTakes: Sendable {
+    package struct Take: Sendable, Equatable {
+        package var name: String
+        package var audioPath: String
+        package var words: String
     }
 
-    public let directory: String
+    package let directory: String
     /// The key to seal takes with (nil: plain). Throws when the store encrypts and the key
     /// is missing: then no take is written rather than a plain one.
-    public var sealing: @Sendable () throws -> AudioKey? = { nil }
+    package var sealing: @Sendable () throws -> AudioKey? = { nil }
 
     /// The takes of the store at `store`.
-    public init(store: String) {
+    package init(store: String) {
         directory = store + "/" + TranscriptStore.trainingDirectoryName
     }
 
     /// Every take with both its audio and its words, by name.
-    public func all() -> [Take] {
+    package func all() -> [Take] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".txt") && !$0.hasPrefix(".") }.sorted().compactMap { file in
             let name = String(file.dropLast(4))
@@ -37,16 +37,16 @@ public struct TrainingTakes: Sendable {
     }
 
     /// The take name of phrase `index` (from 0) of the script: `001`, `002`…
-    public static func scriptName(_ index: Int) -> String { String(format: "%03d", index + 1) }
+    package static func scriptName(_ index: Int) -> String { String(format: "%03d", index + 1) }
 
     /// Writes (or replaces) a take: the audio first, the words last, so a take is listed
     /// only once it is whole.
     @discardableResult
-    public func save(_ samples: [Int16], words: String, name: String) throws -> Take {
+    package func save(_ samples: [Int16], words: String, name: String) throws -> Take {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let audio = directory + "/" + name + ".wav"
-        let wav = ClipStore.wav(samples, rate: AudioFormat.sampleRate)
+        let wav = WavWriter.bytes(samples, rate: AudioFormat.sampleRate)
         let bytes = try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
         try AtomicFile.write(bytes, to: audio)
         try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")

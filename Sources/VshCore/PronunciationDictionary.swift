@@ -1,18 +1,16 @@
 import Foundation
-import VshCore
-import VshStore
 
 /// The pronunciation dictionary (CMUdict format: `word PH ON EMES`, variants as
 /// `word(2)`). vsh gives the recogniser only the words its grammar uses: a small
 /// dictionary loads in milliseconds and leaves no room for words nobody can say.
-public struct PronunciationDictionary: Sendable {
+package struct PronunciationDictionary: Sendable {
     /// word → pronunciations (variants in file order).
-    public private(set) var entries: [String: [String]] = [:]
+    package private(set) var entries: [String: [String]] = [:]
 
-    public init(entries: [String: [String]]) { self.entries = entries }
+    package init(entries: [String: [String]]) { self.entries = entries }
 
     /// Reads a dictionary file. Unreadable → an error naming the file and the package.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
         }
@@ -39,7 +37,7 @@ public struct PronunciationDictionary: Sendable {
     /// Reads only the entries of `words`: what starting the recogniser needs. Parsing
     /// every entry costs 0.3 s; hashing each line's word and making strings only for the
     /// words asked for costs a few milliseconds.
-    public init(path: String, only words: Set<String>) throws {
+    package init(path: String, only words: Set<String>) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
         }
@@ -78,11 +76,11 @@ public struct PronunciationDictionary: Sendable {
         return h
     }
 
-    public func contains(_ word: String) -> Bool { entries[word] != nil }
+    package func contains(_ word: String) -> Bool { entries[word] != nil }
 
     /// A dictionary file holding only `words` (with every variant). Returns the text and
     /// the words it does not know.
-    public func subset(_ words: Set<String>) -> (text: String, missing: [String]) {
+    package func subset(_ words: Set<String>) -> (text: String, missing: [String]) {
         var text = ""
         var missing: [String] = []
         for word in words.sorted() {

@@ -1,0 +1,29 @@
+import VshCore
+
+/// Adapts the speech model to a person's takes (`train`). The real one runs Debian's
+/// sphinxtrain tools (`SphinxAdaptation` in VshAudio).
+package protocol ModelAdapter {
+    /// Adapts the stock acoustic model `base` to `takes` into `directory` (made anew; the
+    /// caller puts it in place), saying each step to `progress`. Throws, naming the take
+    /// or the tool, when it cannot; `directory` may then hold a partial model.
+    func adapt(
+        _ takes: [TrainingTakes.Take], base: String, into directory: String, progress: (String) -> Void
+    ) throws -> AdaptedModel
+}
+
+/// Where `train` gets its `ModelAdapter`: VshApp provides the real one (sphinxtrain's
+/// tools over the stock model); tests provide fakes.
+package protocol TrainingServices: AnyObject {
+    /// What adapts the speech model to the person, and the stock acoustic model it adapts.
+    func modelAdapter() throws -> (adapter: ModelAdapter, base: String)
+}
+
+extension Session {
+    private enum TrainingKey: SessionKey { typealias Value = TrainingServices }
+
+    /// What `train` adapts the model with; nil when vsh has none (tests, `--no-voice`).
+    package var training: TrainingServices? {
+        get { self[TrainingKey.self] }
+        set { self[TrainingKey.self] = newValue }
+    }
+}
