@@ -41,26 +41,15 @@ struct AppContext {
 
     /// What `vsh listen` recognises: a JSGF file's phrases (each its own command), or
     /// vsh's commands, built-in and from command files.
-    func commandGrammar(file: String?) throws -> (jsgf: String, vocabulary: Set<String>,
-                                                  isFinal: ([String]) -> Bool,
-                                                  interpret: ([String]) -> (command: String, line: String)?) {
+    func commandGrammar(file: String?) throws -> CommandGrammar {
         if let file {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw AudioError("cannot read the grammar file \(file)")
             }
-            guard text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("#JSGF") else {
-                throw AudioError("\(file) is not a JSGF grammar (it must start with '#JSGF V1.0;'); see bench/commands.gram for one")
-            }
-            // A grammar JSGFPattern cannot read has no final phrases: every utterance waits.
-            let isFinal = JSGFPattern.parse(text).map(VoiceGrammar.isFinal(in:)) ?? { _ in false }
-            return (text, JSGFWords.words(in: text), isFinal, { words in
-                let phrase = words.joined(separator: " ")
-                return (phrase, phrase)
-            })
+            return try JSGFGrammar(text: text, file: file)
         }
         let loaded = CommandFiles(paths: paths, settings: settings).load(into: Builtins.registry())
         for problem in loaded.problems { FileDescriptorSink.standardError.line(problem.report) }
-        let grammar = VoiceGrammar(registry: loaded.registry)
-        return (grammar.jsgf, grammar.vocabulary, grammar.isFinal, grammar.interpret)
+        return VoiceGrammar(registry: loaded.registry)
     }
 }

@@ -52,8 +52,9 @@ struct ListenSubcommand: ParsableCommand {
     func run() throws {
         let app = try tool.app(root: root)
         let path = app.voicePath
-        let (jsgf, vocabulary, isFinal, interpret) = try app.commandGrammar(file: grammar)
-        let recognizer = try path.recognizer(jsgf: jsgf, vocabulary: vocabulary)
+        let grammar = try app.commandGrammar(file: self.grammar)
+        let threshold = self.threshold ?? defaultThreshold(app)
+        let recognizer = try path.recognizer(for: grammar)
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
         let paced = realTime ? PacedSource(file) : nil
@@ -61,29 +62,29 @@ struct ListenSubcommand: ParsableCommand {
         let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
         } : input
-        let pipeline = path.commandPipeline(
-            source: source, recognizer: recognizer, threshold: threshold ?? defaultThreshold(app),
-            isFinal: isFinal, interpret: interpret)
+        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
+            let line = u.command(in: grammar, threshold: threshold)?.line
             if json, let paced {
-                out.line(String(Self.json(u).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
+                out.line(String(Self.json(u, line: line).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
             } else {
-                out.line(json ? Self.json(u) : Self.text(u))
+                out.line(json ? Self.json(u, line: line) : Self.text(u, line: line))
             }
             return true
         }
     }
 
-    static func text(_ u: Utterance) -> String {
+    /// `line`: the command it runs, nil when rejected.
+    static func text(_ u: Utterance, line: String?) -> String {
         let time = String(format: "%6.2f-%6.2f", u.start, u.end)
         let confidence = String(format: "%.2f", u.recognition.confidence)
-        if let line = u.line { return "\(time)  \(line)  (heard \"\(u.recognition.text)\", confidence \(confidence))" }
+        if let line { return "\(time)  \(line)  (heard \"\(u.recognition.text)\", confidence \(confidence))" }
         return "\(time)  rejected \"\(u.recognition.text)\" (confidence \(confidence))"
     }
 
-    static func json(_ u: Utterance) -> String {
-        let command = u.line.map(JSON.string) ?? "null"
+    static func json(_ u: Utterance, line: String?) -> String {
+        let command = line.map(JSON.string) ?? "null"
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "

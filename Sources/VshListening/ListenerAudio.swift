@@ -3,8 +3,8 @@ import VshCore
 import VshVoice
 
 /// The prompt listener's audio: a capture device, or a file played in as if it were one.
-/// The prompt pauses it while a command runs (only one reader of the input at a time):
-/// a paused listener waits in `read`. When `record` needs the input, a device is closed
+/// The prompt pauses it while a command runs and while it decides an utterance (only one
+/// reader of the input at a time): a paused listener waits in `read`. When `record` needs the input, a device is closed
 /// until the listener reads again, and a file is handed over at the point the listener
 /// reached, so the recording goes on with the same stream.
 package final class ListenerAudio: AudioSource, @unchecked Sendable {
@@ -27,7 +27,8 @@ package final class ListenerAudio: AudioSource, @unchecked Sendable {
         }
     }
 
-    /// Who may read: the prompt pauses and resumes the listener, `record` parks it.
+    /// Who may read: the prompt pauses and resumes the listener (`VoicePrompt`), `record`
+    /// waits until a paused listener is parked.
     private struct Flow {
         var paused = true
         /// The listener waits in `read`.
@@ -119,17 +120,18 @@ package final class ListenerAudio: AudioSource, @unchecked Sendable {
     /// Ends the listener: a waiting read returns 0.
     package func stop() { flow.withLock { $0.stopped = true } }
 
-    /// Pauses and waits until the listener is parked in `read` (or not reading at all), so
-    /// that another reader may use the input. False when it did not park in time.
-    private func parkListener(timeout: Double = 5) -> Bool {
-        flow.withLock { $0.paused = true }
-        return flow.wait(until: { !$0.reading || $0.parked }, deadline: Date().addingTimeInterval(timeout)) { _ in true }
+    /// Waits until the listener is parked in `read` (or not reading at all), so that
+    /// another reader may use the input. The prompt paused it while the command that asks
+    /// runs (`VoicePrompt.promptIsBusy`); a listener that was not paused never parks, and
+    /// this says false after `timeout`.
+    private func waitUntilParked(timeout: Double = 5) -> Bool {
+        flow.wait(until: { !$0.reading || ($0.paused && $0.parked) }, deadline: Date().addingTimeInterval(timeout)) { _ in true }
             ?? false
     }
 
     /// For `record` from a device: closes it until the listener reads again.
     package func releaseDevice() {
-        guard parkListener(), let microphone else { return }
+        guard waitUntilParked(), let microphone else { return }
         microphone.close()
         self.microphone = nil
         stream = nil
@@ -139,7 +141,7 @@ package final class ListenerAudio: AudioSource, @unchecked Sendable {
     /// For `record` from a file: the stream where the listener left it, while the
     /// listener waits; nil when it is not open or the listener did not stop.
     package func sharedStream() -> AudioSource? {
-        guard parkListener() else { return nil }
+        guard waitUntilParked() else { return nil }
         return stream
     }
 }

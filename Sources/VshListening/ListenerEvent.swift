@@ -1,51 +1,15 @@
 import Foundation
-
-/// A command an utterance could stand for: the grammar's reading of one recognised phrase.
-package struct VoiceCandidate: Sendable, Equatable {
-    /// The registry command (`delete`), for the destructive check.
-    package var command: String
-    /// The command line (`delete 2`).
-    package var line: String
-
-    package init(command: String, line: String) {
-        self.command = command
-        self.line = line
-    }
-}
-
-/// One utterance the prompt's listener heard.
-package struct Heard: Sendable, Equatable {
-    /// The words recognised.
-    package var text: String
-    /// 0…1, of the best phrase.
-    package var confidence: Double
-    /// What it could run, best first and distinct: the best phrase's command when it is
-    /// one, then the runners-up's. Empty when no phrase was a whole command.
-    package var candidates: [VoiceCandidate]
-    /// The utterance's audio, 16 kHz mono, for the clip history keeps.
-    package var samples: [Int16]
-    /// As in `SpokenLine`.
-    package var end: Double
-    package var endClock: Double?
-
-    package init(text: String, confidence: Double, candidates: [VoiceCandidate], samples: [Int16] = [],
-                end: Double = 0, endClock: Double? = nil) {
-        self.text = text
-        self.confidence = confidence
-        self.candidates = candidates
-        self.samples = samples
-        self.end = end
-        self.endClock = endClock
-    }
-}
+import VshVoice
 
 /// What the prompt's listener reports, from its own thread.
-package enum ListenerEvent: Sendable, Equatable {
+package enum ListenerEvent: Sendable {
     /// Audio flows; the text names the input (`microphone default`, `file s2.wav`), and
     /// `wakePhrase` is the phrase the grammar has for turning listening back on.
     case ready(String, wakePhrase: String)
     case speechStarted
-    case heard(Heard)
+    /// An utterance, and the grammar it was heard against (the commands may have changed
+    /// since): the prompt reads and decides it in one step (`VoicePrompt.decide`).
+    case heard(Utterance, PromptGrammar)
     /// The input ended (a file played to its end); the text says so.
     case ended(String)
     /// Something the person should know that does not stop listening.

@@ -18,10 +18,9 @@ package final class ListeningLineReader: LineReader {
 
     package func readLine(prompt: String) -> LineInput {
         while true {
-            voice.basePrompt = prompt
-            voice.listener?.resume()
+            voice.promptWaits(prompt: prompt)
             let input = inner.readLine(prompt: voice.prompt())
-            voice.listener?.pause()
+            voice.promptIsBusy()
             switch input {
             case .line(let text):
                 switch voice.answer(typed: text) {

@@ -3,10 +3,11 @@ import VshCore
 import VshVoice
 
 /// The prompt's ear: a thread that runs the voice path (input → front end → endpointer
-/// → recogniser against the commands' grammar) and posts what it hears to the
-/// `VoicePrompt`, which decides on the prompt's thread. After each utterance it waits
-/// until the prompt has taken it, so a command it heard runs before more audio is read
-/// (with `--fast` a file would otherwise race ahead of the commands it holds).
+/// → recogniser against the prompt's grammar) and posts each utterance, with the grammar
+/// it was heard against, to the `VoicePrompt`, which decides on the prompt's thread.
+/// After each utterance it waits until the prompt has taken it (`VoicePrompt.post`
+/// pauses it), so a command it heard runs before more audio is read (with `--fast` a file
+/// would otherwise race ahead of the commands it holds).
 package final class PromptListener: ListenerHandle, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
@@ -21,7 +22,7 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     private struct Grammars {
         var running = false
         var listenedFor = ""
-        var pending: [VoiceGrammar]?
+        var pending: [PromptGrammar]?
     }
     private let grammars = Locked(Grammars())
 
@@ -65,13 +66,11 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     /// Whether the listener thread is running.
     package var isRunning: Bool { grammars.withLock { $0.running } }
 
-    /// The commands' grammars as the registry is now: with the wake phrase, and without
+    /// The prompt's grammars as the registry is now: with the wake phrase, and without
     /// it in case the dictionary cannot say it.
-    private func currentGrammars() -> [VoiceGrammar] {
+    private func currentGrammars() -> [PromptGrammar] {
         let commands = registry()
-        return [path.settings.wakePhrase, nil].compactMap { wake in
-            (try? VoicePrompt.grammarRegistry(commands, wakePhrase: wake)).map(VoiceGrammar.init(registry:))
-        }
+        return [path.settings.wakePhrase, nil].compactMap { wake in try? PromptGrammar(registry: commands, wakePhrase: wake) }
     }
 
     package func stop() { audio.stop() }
@@ -98,7 +97,7 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     }
 
     /// A grammar newer than the one loaded, once.
-    private func takePending() -> [VoiceGrammar]? {
+    private func takePending() -> [PromptGrammar]? {
         grammars.withLock { state in
             defer { state.pending = nil }
             return state.pending
@@ -108,14 +107,14 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     package func restart() { start() }
 
     /// Listens until the input ends or fails; returns the event that says so, if any.
-    private func listen(_ grammars: [VoiceGrammar]) -> ListenerEvent? {
+    private func listen(_ grammars: [PromptGrammar]) -> ListenerEvent? {
         do {
             try audio.open()
         } catch {
             return .failed("\(error)", quiet: !explicit)
         }
         defer { audio.close() }
-        let loaded: (VoiceGrammar, CommandRecognizer, String)
+        let loaded: (PromptGrammar, CommandRecognizer, String)
         do {
             loaded = try recognizer(grammars)
         } catch {
@@ -123,7 +122,6 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
         }
         let (firstGrammar, first, wakePhrase) = loaded
         let current = CurrentGrammar(grammar: firstGrammar, recognizer: first)
-        let recognizer = ClipKeeper(current)
         current.update = { [self] in
             guard let grammars = takePending() else { return nil }
             do {
@@ -134,11 +132,7 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
                 return nil
             }
         }
-        // Threshold 0: every utterance comes back interpreted; the prompt applies the
-        // thresholds (run, ask, ignore).
-        let pipeline = path.commandPipeline(
-            source: audio, recognizer: recognizer, threshold: 0, isFinal: { current.grammar.isFinal($0) },
-            interpret: { current.grammar.interpret($0) })
+        let pipeline = path.commandPipeline(source: audio, recognizer: current, isFinal: { current.grammar.isFinal($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
@@ -146,10 +140,9 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
                 switch event {
                 case .speechStarted:
                     prompt.post(.speechStarted)
-                case .utterance(let utterance):
-                    // Wait for the prompt: it resumes the listener once it has taken this.
-                    audio.pause()
-                    prompt.post(.heard(heard(utterance, grammar: current.grammar, samples: recognizer.last)))
+                case .utterance(var utterance):
+                    utterance.endCaptured = audio.clock(at: utterance.end)
+                    prompt.post(.heard(utterance, current.grammar))
                 }
                 return !audio.isStopped
             }
@@ -163,7 +156,7 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     /// The recogniser for the first grammar that loads: the commands plus the prompt's
     /// answers and wake phrase, else the same without the wake phrase (with a warning:
     /// the dictionary cannot say it).
-    private func recognizer(_ grammars: [VoiceGrammar]) throws -> (VoiceGrammar, CommandRecognizer, String) {
+    private func recognizer(_ grammars: [PromptGrammar]) throws -> (PromptGrammar, CommandRecognizer, String) {
         let wake = path.settings.wakePhrase
         var failure: Error = AudioError("no grammar to listen for")
         for (i, grammar) in grammars.enumerated() {
@@ -179,32 +172,17 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
         }
         throw failure
     }
-
-    /// What the prompt needs of an utterance: the commands it could be, best first.
-    /// The rest of an utterance that ended early (`Utterance.continuesEarly`) could be
-    /// nothing: with the full hangover it would have been part of that command.
-    private func heard(_ u: Utterance, grammar: VoiceGrammar, samples: [Int16]) -> Heard {
-        var candidates: [VoiceCandidate] = []
-        for words in u.continuesEarly ? [] : [u.recognition.words.map(\.word)] + u.recognition.alternatives {
-            guard let (command, line) = grammar.interpret(words), !candidates.contains(where: { $0.line == line })
-            else { continue }
-            candidates.append(VoiceCandidate(command: command, line: line))
-        }
-        return Heard(
-            text: u.recognition.text, confidence: u.continuesEarly ? 0 : u.recognition.confidence, candidates: candidates,
-            samples: samples, end: u.end, endClock: audio.clock(at: u.end))
-    }
 }
 
 /// The grammar and recogniser the listener uses, switched between utterances when the
 /// commands change (a recogniser for a new grammar loads in about 15 ms).
 final class CurrentGrammar: CommandRecognizer {
-    private(set) var grammar: VoiceGrammar
+    private(set) var grammar: PromptGrammar
     private var recognizer: CommandRecognizer
     /// A newer grammar and its recogniser, when there is one.
-    var update: () -> (VoiceGrammar, CommandRecognizer)? = { nil }
+    var update: () -> (PromptGrammar, CommandRecognizer)? = { nil }
 
-    init(grammar: VoiceGrammar, recognizer: CommandRecognizer) {
+    init(grammar: PromptGrammar, recognizer: CommandRecognizer) {
         self.grammar = grammar
         self.recognizer = recognizer
     }
@@ -215,18 +193,5 @@ final class CurrentGrammar: CommandRecognizer {
             self.recognizer = recognizer
         }
         return recognizer.recognize(samples, start: start)
-    }
-}
-
-/// Keeps the audio of the last utterance recognised, for the clip history saves.
-final class ClipKeeper: CommandRecognizer {
-    let inner: CommandRecognizer
-    private(set) var last: [Int16] = []
-
-    init(_ inner: CommandRecognizer) { self.inner = inner }
-
-    func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        last = samples
-        return inner.recognize(samples, start: start)
     }
 }

@@ -1,4 +1,5 @@
 import VshCore
+import VshVoice
 
 /// A question vsh asks about a spoken command before running it: which one was meant
 /// (the recogniser was unsure), or whether to run a destructive one. Answered by voice or
@@ -15,7 +16,7 @@ struct PromptQuestion {
 
     var kind: Kind
     /// The utterance asked about (its audio becomes the clip of what runs).
-    var heard: Heard
+    var heard: Utterance
     /// When the question lapses (`VoicePrompt.monotonic` seconds).
     var deadline: Double
 
@@ -44,14 +45,14 @@ struct PromptQuestion {
 }
 
 /// An answer to a `PromptQuestion`.
-enum PromptAnswer: Equatable {
+package enum PromptAnswer: Equatable, Sendable {
     case number(Int)
     case yes
     case no
 
     /// The line the listener's own grammar gives for spoken answers (`answer 2`,
     /// `answer yes`), or a typed answer: `2`, `two`, `y`, `yes`, `n`, `no`, `answer 2`.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if words.first == "answer" { words.removeFirst() }
         if words.first == "number" { words.removeFirst() }
@@ -71,14 +72,10 @@ enum PromptAnswer: Equatable {
         }
     }
 
-    /// The spoken forms of answers: only the listener's grammar has them, so saying "two"
-    /// with no question pending runs nothing.
+    /// The spoken forms of answers: only the prompt's grammar has them (`PromptGrammar`).
     static let spokenForms = [
         SpokenForm("[number] (one | two | three)", runs: "answer $1"),
         SpokenForm("yes", runs: "answer yes"),
         SpokenForm("no", runs: "answer no"),
     ]
-
-    /// The command name the listener's grammar gives answers.
-    static let command = "answer"
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// What the prompt does with each utterance, and with answers to its questions.
 extension VoicePrompt {
@@ -8,29 +9,6 @@ extension VoicePrompt {
         /// A line to show above the prompt.
         case note(String)
         case run(SpokenLine)
-    }
-
-    /// The pseudo-commands of the listener's grammar: spoken answers and the wake phrase.
-    /// Their names cannot be typed, so they never clash with a real command.
-    package static let answerCommand = "(answer)"
-    package static let wakeCommand = "(wake)"
-
-    /// The registry the listener's grammar is built from: the shell's commands, plus the
-    /// answers to questions ("two", "yes", "no") and `wakePhrase`, which only the listener
-    /// hears. Throws when the wake phrase is not a valid spoken pattern.
-    package static func grammarRegistry(_ registry: CommandRegistry, wakePhrase: String?) throws -> CommandRegistry {
-        var extended = registry
-        func entry(_ name: String, _ forms: [SpokenForm]) -> CommandEntry {
-            CommandEntry(
-                info: CommandInfo(name: name, summary: "spoken only", spokenForms: forms),
-                usage: name, helpText: { "" }, parse: { _ in .failure("only spoken") })
-        }
-        try extended.register(entry(answerCommand, PromptAnswer.spokenForms))
-        if let wakePhrase {
-            _ = try SpokenPattern.parse(wakePhrase)
-            try extended.register(entry(wakeCommand, [SpokenForm(wakePhrase, runs: "listen on")]))
-        }
-        return extended
     }
 
     /// The destructive check for the commands in `registry()`, as each command declares
@@ -49,36 +27,43 @@ extension VoicePrompt {
         { candidate in registry().lookup(candidate.command)?.info.endsSession == true }
     }
 
-    func decide(_ heard: Heard) -> Outcome {
+    /// The one step from an utterance to what the prompt does: read its words (and the
+    /// runners-up) against the grammar it was heard with, then run, ask, wake or ignore by
+    /// the confidence. The rest of an utterance that ended early (`continuesEarly`) is
+    /// nothing: with the full hangover it would have been part of that command.
+    func decide(_ heard: Utterance, grammar: PromptGrammar) -> Outcome {
         promptThread.check()
-        let best = heard.candidates.first
+        let confidence = heard.continuesEarly ? 0 : heard.recognition.confidence
+        let meanings = heard.continuesEarly ? [] : grammar.meanings(of: heard.recognition)
         if !isOn {
-            let words = heard.text.split(separator: " ").map(String.init)
-            guard heard.confidence >= threshold(), wake?.match(words) != nil else { return ignored(heard) }
+            let words = heard.recognition.text.split(separator: " ").map(String.init)
+            guard confidence >= threshold(), wake?.match(words) != nil else { return ignored(heard, confidence) }
             isOn = true
             return .note(dim("(listening again)"))
         }
-        if let best, best.command == Self.answerCommand, heard.confidence >= options.rejectBelow,
-           let answer = PromptAnswer(best.line) {
+        if case .answer(let answer, _)? = meanings.first, confidence >= options.rejectBelow {
             guard question != nil else {
-                return heard.confidence >= threshold()
-                    ? .note(dim("(heard \"\(heard.text)\": there is no question to answer)")) : ignored(heard)
+                return confidence >= threshold()
+                    ? .note(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)")) : ignored(heard, confidence)
             }
             return resolve(answer)
         }
-        guard let best, heard.confidence >= options.rejectBelow else { return ignored(heard) }
-        if heard.confidence >= threshold() {
+        guard let best = meanings.first, confidence >= options.rejectBelow else { return ignored(heard, confidence) }
+        if confidence >= threshold() {
             question = nil
-            if best.command == Self.wakeCommand { return .nothing }
-            return accept(best, heard)
+            guard case .command(let command) = best else { return .nothing }  // the wake phrase while listening
+            return accept(command, heard)
         }
-        let commands = heard.candidates.filter { !$0.command.hasPrefix("(") }
-        guard !commands.isEmpty else { return ignored(heard) }
+        let commands = meanings.compactMap { meaning -> VoiceCandidate? in
+            if case .command(let command) = meaning { return command }
+            return nil
+        }
+        guard !commands.isEmpty else { return ignored(heard, confidence) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 
     /// A command vsh is sure of: runs, or asks first when it is destructive.
-    private func accept(_ candidate: VoiceCandidate, _ heard: Heard, settled: String? = nil) -> Outcome {
+    private func accept(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String? = nil) -> Outcome {
         if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard) }
         if options.confirmDestructive && isDestructive(candidate) {
             return ask(.confirm(candidate), about: heard)
@@ -86,7 +71,7 @@ extension VoicePrompt {
         return .run(spoken(candidate, heard, settled: settled))
     }
 
-    private func ask(_ kind: PromptQuestion.Kind, about heard: Heard) -> Outcome {
+    private func ask(_ kind: PromptQuestion.Kind, about heard: Utterance) -> Outcome {
         let q = PromptQuestion(kind: kind, heard: heard, deadline: clock() + options.answerSeconds)
         question = q
         // Wake the reader when the question lapses, so the prompt says so.
@@ -120,16 +105,16 @@ extension VoicePrompt {
         }
     }
 
-    private func ignored(_ heard: Heard) -> Outcome {
+    private func ignored(_ heard: Utterance, _ confidence: Double) -> Outcome {
         guard options.verbose else { return .nothing }
-        return .note(dim("(ignored \"\(heard.text)\", confidence \(String(format: "%.2f", heard.confidence)))"))
+        return .note(dim("(ignored \"\(heard.recognition.text)\", confidence \(String(format: "%.2f", confidence)))"))
     }
 
-    private func spoken(_ candidate: VoiceCandidate, _ heard: Heard, settled: String?) -> SpokenLine {
+    private func spoken(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String?) -> SpokenLine {
         SpokenLine(
-            line: candidate.line, heard: heard.text, confidence: heard.confidence,
+            line: candidate.line, heard: heard.recognition.text, confidence: heard.recognition.confidence,
             clip: heard.samples.isEmpty ? nil : clips?.save(heard.samples), settled: settled,
-            end: heard.end, endClock: heard.endClock)
+            end: heard.end, endClock: heard.endCaptured)
     }
 
     // MARK: - Typed answers

@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// Turning listening on and off (`listen on|off`).
 package protocol ListeningControl: AnyObject {
@@ -99,10 +100,30 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
 
     // MARK: - From the listener thread
 
-    /// Queues an event for the prompt and wakes the reader. Any thread.
+    /// Queues an event for the prompt and wakes the reader. Any thread. After an
+    /// utterance the listener takes no more audio until the prompt has decided it (and,
+    /// when that ran a command, until the command is done): a command it heard runs before
+    /// more audio is read.
     package func post(_ event: ListenerEvent) {
+        if case .heard = event { listener?.pause() }
         inbox.withLock { $0.append(event) }
         wakeup.poke()
+    }
+
+    // MARK: - Who may listen
+
+    /// The prompt waits for a line: the listener may take audio. The one place, with
+    /// `promptIsBusy` and `post`, that starts and stops the listener's reading.
+    package func promptWaits(prompt: String) {
+        basePrompt = prompt
+        listener?.resume()
+    }
+
+    /// The prompt has a line to run: the listener takes no audio until the next prompt,
+    /// so that no speech is taken as a command while one runs, and `record` may take the
+    /// input (`ListenerAudio.releaseDevice`).
+    package func promptIsBusy() {
+        listener?.pause()
     }
 
     package var fileDescriptor: Int32 { wakeup.readEnd }
@@ -150,9 +171,9 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             case .speechStarted:
                 hearing = true
                 if let note = beforeHearing() { notes.append(dim("(\(note))")) }
-            case .heard(let heard):
+            case .heard(let utterance, let grammar):
                 hearing = false
-                switch decide(heard) {
+                switch decide(utterance, grammar: grammar) {
                 case .nothing: break
                 case .note(let text): notes.append(text)
                 case .run(let line): submit = line

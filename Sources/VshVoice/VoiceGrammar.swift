@@ -2,9 +2,49 @@ import Foundation
 import VshCore
 import VshStore
 
+/// The one seam between grammars and the recogniser: what to recognise (JSGF over a
+/// vocabulary), the way back from recognised words to a command line, and which words
+/// are a whole command that cannot grow (`EarlyEnd`). `VoiceGrammar` (the registry's
+/// commands), `JSGFGrammar` (`--grammar FILE`) and the prompt's `PromptGrammar` conform.
+package protocol CommandGrammar: Sendable {
+    var jsgf: String { get }
+    /// Every word the grammar can produce.
+    var vocabulary: Set<String> { get }
+    /// The command line `words` stand for, or nil when they are no phrase of the grammar.
+    func interpret(_ words: [String]) -> VoiceCandidate?
+    /// Whether `words` are a whole command that no longer phrase begins with.
+    func isFinal(_ words: [String]) -> Bool
+}
+
+/// A command an utterance could stand for: the grammar's reading of one recognised phrase.
+package struct VoiceCandidate: Sendable, Equatable {
+    /// The registry command (`delete`), for the destructive check.
+    package var command: String
+    /// The command line (`delete 2`).
+    package var line: String
+
+    package init(command: String, line: String) {
+        self.command = command
+        self.line = line
+    }
+}
+
+extension CommandGrammar {
+    /// What `recognition` could run, best first and distinct by line: the best phrase's
+    /// reading when it is one, then the runners-up's (what "did you mean" offers).
+    package func readings(of recognition: Recognition) -> [VoiceCandidate] {
+        var readings: [VoiceCandidate] = []
+        for words in [recognition.words.map(\.word)] + recognition.alternatives {
+            guard let reading = interpret(words), !readings.contains(where: { $0.line == reading.line }) else { continue }
+            readings.append(reading)
+        }
+        return readings
+    }
+}
+
 /// The recognition grammar built from the registry's spoken forms, and the way back
 /// from recognised words to the command line they stand for.
-package struct VoiceGrammar: Sendable {
+package struct VoiceGrammar: CommandGrammar {
     package struct Form: Sendable {
         package var command: String
         package var pattern: SpokenPattern
@@ -15,15 +55,25 @@ package struct VoiceGrammar: Sendable {
     /// Patterns that could not be parsed: "command: error".
     package private(set) var problems: [String] = []
 
+    /// The forms of `grammars`, one after another: one grammar that reads words as the
+    /// first of them that has the phrase.
+    package init(joining grammars: [VoiceGrammar]) {
+        forms = grammars.flatMap(\.forms)
+        problems = grammars.flatMap(\.problems)
+    }
+
     /// The grammar of every spoken form in `registry`, in registry order.
     package init(registry: CommandRegistry) {
-        for entry in registry.entries {
-            for form in entry.info.spokenForms {
-                do {
-                    forms.append(Form(command: entry.info.name, pattern: try SpokenPattern.parse(form.pattern), line: form.line))
-                } catch {
-                    problems.append("\(entry.info.name): \(error)")
-                }
+        self.init(joining: registry.entries.map { VoiceGrammar(command: $0.info.name, forms: $0.info.spokenForms) })
+    }
+
+    /// The grammar of one command's spoken `forms`.
+    package init(command: String, forms spoken: [SpokenForm]) {
+        for form in spoken {
+            do {
+                forms.append(Form(command: command, pattern: try SpokenPattern.parse(form.pattern), line: form.line))
+            } catch {
+                problems.append("\(command): \(error)")
             }
         }
     }
@@ -46,11 +96,11 @@ package struct VoiceGrammar: Sendable {
 
     /// The command line for recognised `words`, or nil when no form matches them.
     /// Alternative pronunciations such as `record(2)` count as the word itself.
-    package func interpret(_ words: [String]) -> (command: String, line: String)? {
+    package func interpret(_ words: [String]) -> VoiceCandidate? {
         let clean = Self.clean(words)
         for form in forms {
             if let captures = form.pattern.match(clean) {
-                return (form.command, Self.fill(form.line, captures))
+                return VoiceCandidate(command: form.command, line: Self.fill(form.line, captures))
             }
         }
         return nil

@@ -47,24 +47,17 @@ package struct VoicePath {
         return Endpointer(settings: endpointing)
     }
 
-    /// A recogniser for `grammar`'s commands.
-    package func recognizer(for grammar: VoiceGrammar) throws -> CommandRecognizer {
+    /// A recogniser for `grammar`.
+    package func recognizer(for grammar: CommandGrammar) throws -> CommandRecognizer {
         try makeRecognizer(grammar.jsgf, grammar.vocabulary)
     }
 
-    /// A recogniser for a JSGF grammar given as text.
-    package func recognizer(jsgf: String, vocabulary: Set<String>) throws -> CommandRecognizer {
-        try makeRecognizer(jsgf, vocabulary)
-    }
-
-    /// Audio to commands: utterances below `threshold` are rejected. `isFinal` says which
-    /// recognised words are a whole command that cannot grow: those end after
+    /// Audio to recognised utterances. `isFinal` (the grammar's, asked of the words heard
+    /// so far) says which are a whole command that cannot grow: those end after
     /// `voice.early_end_ms` of quiet when vsh is sure of them (`EarlyEnd`), the rest after
     /// the full hangover; without it every utterance waits for the hangover.
     package func commandPipeline(
-        source: AudioSource, recognizer: CommandRecognizer, threshold: Double,
-        isFinal: (([String]) -> Bool)? = nil,
-        interpret: @escaping ([String]) -> (command: String, line: String)?
+        source: AudioSource, recognizer: CommandRecognizer, isFinal: (([String]) -> Bool)? = nil
     ) -> VoicePipeline {
         let early = isFinal.flatMap { isFinal in
             settings.earlyEnd > 0 && settings.earlyEnd < settings.hangover
@@ -74,7 +67,7 @@ package struct VoicePath {
         }
         return VoicePipeline(
             source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: endpointer(),
-            recognizer: recognizer, threshold: threshold, earlyEnd: early, interpret: interpret)
+            recognizer: recognizer, earlyEnd: early)
     }
 
     /// Audio to free text (dictation or keyword spotting).

@@ -37,13 +37,13 @@ package protocol CommandRecognizer: AnyObject {
     func recognize(_ samples: [Int16], start: Double) -> Recognition
 }
 
-/// One utterance the voice path heard, and what vsh will do with it.
+/// One utterance the voice path heard: everything the step that decides what to do with
+/// it needs, so nothing follows it on a side channel.
 package struct Utterance: Sendable, Equatable {
     package var recognition: Recognition
-    /// The command line it dispatches, or nil when rejected (out of grammar or unsure).
-    package var line: String?
-    /// The registry command, when `line` is set.
-    package var command: String?
+    /// The audio the recogniser decoded, 16 kHz mono: the clip history keeps.
+    package var samples: [Int16]
+    /// Where it began and ended, in seconds of the stream.
     package var start: Double
     package var end: Double
     /// Seconds from the end of speech to this result: the endpointer's wait for silence
@@ -54,13 +54,25 @@ package struct Utterance: Sendable, Equatable {
     package var early = false
     /// Whether it began before the full hangover after an utterance that ended early
     /// would have run out (`Endpointer.Segment.continuesEarly`): with the full hangover it
-    /// would have been part of that utterance, so it runs nothing (`line` is nil).
+    /// would have been part of that utterance, so it runs nothing.
     package var continuesEarly = false
+    /// The monotonic time (`VoicePrompt.monotonic`) at which its end was captured, where
+    /// the listener knows it: for the timing `--verbose` shows.
+    package var endCaptured: Double?
+
+    /// The command `vsh listen` reports for it: the grammar's reading of the words, when
+    /// the confidence reaches `threshold` and it is not the rest of an utterance that
+    /// ended early. (The prompt decides with more: `VoicePrompt`.)
+    package func command(in grammar: CommandGrammar, threshold: Double) -> VoiceCandidate? {
+        guard recognition.confidence >= threshold, !recognition.words.isEmpty, !continuesEarly else { return nil }
+        return grammar.interpret(recognition.words.map(\.word))
+    }
 }
 
-/// Microphone (or file) to commands: audio source → front end → endpointer →
-/// recogniser → grammar interpretation and rejection. Pure orchestration; the pieces
-/// are injected, so tests run it with fakes.
+/// Microphone (or file) to recognised utterances: audio source → front end → endpointer
+/// → recogniser. What an utterance means is decided after, once, by its reader (`vsh
+/// listen`: `Utterance.command`; the prompt: `VoicePrompt`). Pure orchestration; the
+/// pieces are injected, so tests run it with fakes.
 package final class VoicePipeline {
     package enum Event: Equatable {
         case speechStarted(Double)
@@ -82,9 +94,6 @@ package final class VoicePipeline {
     let frontEndUse: FrontEndUse
     let endpointer: Endpointer
     let recognizer: CommandRecognizer
-    let interpret: ([String]) -> (command: String, line: String)?
-    /// Utterances below this confidence are rejected.
-    package var threshold: Double
     /// When an utterance may end before the full hangover; nil: never.
     let earlyEnd: EarlyEnd?
     /// The recognition that ended an utterance early, to be reported with it.
@@ -92,16 +101,13 @@ package final class VoicePipeline {
 
     package init(
         source: AudioSource, frontEnd: Preprocessor?, frontEndUse: FrontEndUse = .always, endpointer: Endpointer,
-        recognizer: CommandRecognizer, threshold: Double, earlyEnd: EarlyEnd? = nil,
-        interpret: @escaping ([String]) -> (command: String, line: String)?
+        recognizer: CommandRecognizer, earlyEnd: EarlyEnd? = nil
     ) {
         self.source = source
         self.frontEnd = frontEnd
         self.frontEndUse = frontEndUse
         self.endpointer = endpointer
         self.recognizer = recognizer
-        self.threshold = threshold
-        self.interpret = interpret
         self.earlyEnd = earlyEnd
         if earlyEnd != nil {
             endpointer.endsEarly = { [unowned self] segment in endsEarly(segment) }
@@ -149,24 +155,19 @@ package final class VoicePipeline {
         case .utterance(let segment):
             let recognition: Recognition
             let decoding: Double
+            let audio = samples(of: segment)
             if let early = decidedEarly, early.segment == segment {
                 (recognition, decoding) = (early.recognition, early.decoding)
             } else {
                 let began = Self.threadTime()
-                recognition = recognizer.recognize(samples(of: segment), start: segment.start)
+                recognition = recognizer.recognize(audio, start: segment.start)
                 decoding = Self.threadTime() - began
             }
             decidedEarly = nil
-            var utterance = Utterance(
-                recognition: recognition, line: nil, command: nil, start: segment.start, end: segment.end,
+            return .utterance(Utterance(
+                recognition: recognition, samples: audio, start: segment.start, end: segment.end,
                 latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early,
-                continuesEarly: segment.continuesEarly)
-            if recognition.confidence >= threshold, !recognition.words.isEmpty, !segment.continuesEarly,
-               let (command, line) = interpret(recognition.words.map(\.word)) {
-                utterance.line = line
-                utterance.command = command
-            }
-            return .utterance(utterance)
+                continuesEarly: segment.continuesEarly))
         }
     }
 

@@ -175,11 +175,10 @@ import VshTestSupport
         func utterances(_ audio: [Int16]) throws -> [String] {
             let pipeline = VoicePipeline(
                 source: FakeAudioSource(audio), frontEnd: nil, endpointer: Endpointer(),
-                recognizer: FakeRecognizer([(["list"], 0.9), (["help"], 0.9)]), threshold: 0.5,
-                interpret: { ($0.joined(separator: " "), $0.joined(separator: " ")) })
+                recognizer: FakeRecognizer([(["list"], 0.9), (["help"], 0.9)]))
             var found: [String] = []
             try pipeline.run { event in
-                if case .utterance(let u) = event { found.append(String(format: "%@ %.2f-%.2f", u.line ?? "-", u.start, u.end)) }
+                if case .utterance(let u) = event { found.append(String(format: "%@ %.2f-%.2f", u.recognition.text, u.start, u.end)) }
                 return true
             }
             return found

@@ -39,11 +39,22 @@ import VshTestSupport
             _ = voice.takeActions()
         }
 
-        func hear(_ text: String, _ confidence: Double, _ lines: [(String, String)]) -> [PromptAction] {
-            let candidates = lines.map { VoiceCandidate(command: $0.0, line: $0.1) }
-            voice.post(.heard(Heard(text: text, confidence: confidence, candidates: candidates)))
+        /// The prompt's grammar over the built-in commands, with the fixture's wake phrase.
+        var grammar: PromptGrammar { try! PromptGrammar(registry: Builtins.registry(), wakePhrase: voice.options.wakePhrase) }
+
+        /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
+        /// listener would, and returns what the prompt does.
+        func hear(_ text: String, _ confidence: Double, alternatives: [String] = []) -> [PromptAction] {
+            voice.post(.heard(ListeningTests.utterance(text, confidence, alternatives: alternatives), grammar))
             return voice.takeActions()
         }
+    }
+
+    static func utterance(_ text: String, _ confidence: Double, alternatives: [String] = []) -> Utterance {
+        let words = text.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: 0, confidence: confidence) }
+        let recognition = Recognition(
+            words: words, confidence: confidence, alternatives: alternatives.map { $0.split(separator: " ").map(String.init) })
+        return Utterance(recognition: recognition, samples: [], start: 0, end: 1, latency: 0)
     }
 
     static func submitted(_ actions: [PromptAction]) -> SpokenLine? {
@@ -71,7 +82,7 @@ import VshTestSupport
 
     @Test func aConfidentCommandIsEnteredAsIfTyped() throws {
         let f = Fixture()
-        let actions = f.hear("set quality high", 0.91, [("quality", "quality high")])
+        let actions = f.hear("set quality high", 0.91)
         let line = try #require(Self.submitted(actions))
         #expect(line.line == "quality high")
         #expect(line.heard == "set quality high")
@@ -81,19 +92,19 @@ import VshTestSupport
 
     @Test func eventsAfterASubmittedCommandWaitForTheNextPrompt() throws {
         let f = Fixture()
-        f.voice.post(.heard(Heard(text: "list", confidence: 0.9, candidates: [.init(command: "list", line: "list")])))
-        f.voice.post(.heard(Heard(text: "help", confidence: 0.9, candidates: [.init(command: "help", line: "help")])))
+        f.voice.post(.heard(Self.utterance("list", 0.9), f.grammar))
+        f.voice.post(.heard(Self.utterance("help", 0.9), f.grammar))
         #expect(Self.submitted(f.voice.takeActions())?.line == "list")
         #expect(Self.submitted(f.voice.takeActions())?.line == "help")
     }
 
     @Test func unsureSpeechAsksAndANumberChooses() throws {
         let f = Fixture()
-        let asked = f.hear("save", 0.4, [("save", "save"), ("play", "play 2"), ("list", "list")])
+        let asked = f.hear("save", 0.4, alternatives: ["play two", "list"])
         #expect(Self.notes(asked) == ["did you mean 1) save  2) play 2  3) list? say or type the number, or no"])
         #expect(f.voice.prompt() == "? vsh> ")
         #expect(f.listener.resumed == 1, "the listener goes on to hear the answer")
-        let chosen = try #require(Self.submitted(f.hear("two", 0.6, [(VoicePrompt.answerCommand, "answer two")])))
+        let chosen = try #require(Self.submitted(f.hear("two", 0.6)))
         #expect(chosen.line == "play 2")
         #expect(chosen.confidence == 0.4)
         #expect(chosen.settled == "chosen 2")
@@ -102,7 +113,7 @@ import VshTestSupport
 
     @Test func aTypedNumberAnswersToo() {
         let f = Fixture()
-        _ = f.hear("save", 0.4, [("save", "save"), ("play", "play 2")])
+        _ = f.hear("save", 0.4, alternatives: ["play two"])
         #expect(f.voice.answer(typed: "7") == .handled(["say or type a number from 1 to 2, or no"]))
         guard case .run(let line) = f.voice.answer(typed: "1") else {
             Issue.record("no command chosen")
@@ -114,36 +125,36 @@ import VshTestSupport
 
     @Test func aTypedCommandDropsTheQuestion() {
         let f = Fixture()
-        _ = f.hear("save", 0.4, [("save", "save")])
+        _ = f.hear("save", 0.4)
         #expect(f.voice.answer(typed: "quality") == .notAnAnswer)
         #expect(f.voice.prompt() == "* vsh> ")
     }
 
     @Test func anUnansweredQuestionLapses() {
         let f = Fixture { $0.answerSeconds = 5 }
-        _ = f.hear("save", 0.4, [("save", "save"), ("play", "play 2")])
+        _ = f.hear("save", 0.4, alternatives: ["play two"])
         f.clock.now += 6
         #expect(f.voice.takeActions() == [.notice(["(no answer: 'save' or 'play 2' not run)"], prompt: "* vsh> ")])
     }
 
     @Test func doubtfulSpeechIsIgnored() {
         let f = Fixture()
-        #expect(f.hear("reload", 0.1, [("reload", "reload")]) == [])
+        #expect(f.hear("reload", 0.1) == [])
         let verbose = Fixture { $0.verbose = true }
-        #expect(Self.notes(verbose.hear("reload", 0.1, [("reload", "reload")])) == ["(ignored \"reload\", confidence 0.10)"])
+        #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10)"])
     }
 
     @Test func aSpokenDeleteAsksFirst() throws {
         let f = Fixture()
-        let asked = f.hear("delete two", 0.8, [("delete", "delete 2")])
+        let asked = f.hear("delete two", 0.8)
         #expect(Self.notes(asked) == ["'delete 2' cannot be taken back without undo; run it? say or type yes or no"])
         #expect(Self.submitted(asked) == nil)
-        let ran = try #require(Self.submitted(f.hear("yes", 0.7, [(VoicePrompt.answerCommand, "answer yes")])))
+        let ran = try #require(Self.submitted(f.hear("yes", 0.7)))
         #expect(ran.line == "delete 2")
         #expect(ran.settled == "confirmed")
 
-        _ = f.hear("delete two", 0.8, [("delete", "delete 2")])
-        #expect(Self.notes(f.hear("no", 0.7, [(VoicePrompt.answerCommand, "answer no")])) == ["(not run: 'delete 2')"])
+        _ = f.hear("delete two", 0.8)
+        #expect(Self.notes(f.hear("no", 0.7)) == ["(not run: 'delete 2')"])
         #expect(f.voice.prompt() == "* vsh> ")
     }
 
@@ -151,19 +162,19 @@ import VshTestSupport
     /// confirmation of destructive commands switched off.
     @Test func aSpokenExitAsksFirst() throws {
         for f in [Fixture(), Fixture { $0.confirmDestructive = false }] {
-            let asked = f.hear("exit", 1.0, [("exit", "exit")])
+            let asked = f.hear("exit", 1.0)
             #expect(Self.submitted(asked) == nil)
             #expect(Self.notes(asked) == ["'exit' ends vsh; leave? say or type yes or no"])
-            #expect(Self.notes(f.hear("no", 0.9, [(VoicePrompt.answerCommand, "answer no")])) == ["(not run: 'exit')"])
-            _ = f.hear("exit", 1.0, [("exit", "exit")])
-            let left = try #require(Self.submitted(f.hear("yes", 0.9, [(VoicePrompt.answerCommand, "answer yes")])))
+            #expect(Self.notes(f.hear("no", 0.9)) == ["(not run: 'exit')"])
+            _ = f.hear("exit", 1.0)
+            let left = try #require(Self.submitted(f.hear("yes", 0.9)))
             #expect(left.line == "exit")
         }
     }
 
     @Test func confirmationCanBeSwitchedOff() {
         let f = Fixture { $0.confirmDestructive = false }
-        #expect(Self.submitted(f.hear("delete two", 0.8, [("delete", "delete 2")]))?.line == "delete 2")
+        #expect(Self.submitted(f.hear("delete two", 0.8))?.line == "delete 2")
     }
 
     @Test func trashEmptyIsDestructive() {
@@ -178,21 +189,21 @@ import VshTestSupport
         let f = Fixture()
         #expect(try f.voice.setListening(false).hasPrefix("listening off"))
         #expect(f.voice.prompt() == "- vsh> ")
-        #expect(f.hear("list", 0.99, [("list", "list")]) == [], "heard, and ignored")
-        #expect(Self.notes(f.hear("listen on", 0.95, [("listen", "listen on")])) == ["(listening again)"])
-        #expect(Self.submitted(f.hear("list", 0.99, [("list", "list")]))?.line == "list")
+        #expect(f.hear("list", 0.99) == [], "heard, and ignored")
+        #expect(Self.notes(f.hear("listen on", 0.95)) == ["(listening again)"])
+        #expect(Self.submitted(f.hear("list", 0.99))?.line == "list")
     }
 
     @Test func aConfiguredWakePhrase() {
         let f = Fixture { $0.wakePhrase = "hello computer" }
         _ = try? f.voice.setListening(false)
-        #expect(Self.notes(f.hear("listen on", 0.95, [("listen", "listen on")])) == [])
-        #expect(Self.notes(f.hear("hello computer", 0.95, [(VoicePrompt.wakeCommand, "listen on")])) == ["(listening again)"])
+        #expect(Self.notes(f.hear("listen on", 0.95)) == [])
+        #expect(Self.notes(f.hear("hello computer", 0.95)) == ["(listening again)"])
     }
 
     @Test func anAnswerWithNoQuestionRunsNothing() {
         let f = Fixture()
-        #expect(Self.notes(f.hear("yes", 0.9, [(VoicePrompt.answerCommand, "answer yes")]))
+        #expect(Self.notes(f.hear("yes", 0.9))
                 == ["(heard \"yes\": there is no question to answer)"])
     }
 
@@ -228,12 +239,30 @@ import VshTestSupport
     }
 
     @Test func theGrammarHearsAnswersAndTheWakePhrase() throws {
-        let registry = try VoicePrompt.grammarRegistry(Builtins.registry(), wakePhrase: "hello computer")
-        let grammar = VoiceGrammar(registry: registry)
-        #expect(grammar.interpret(["number", "two"])?.line == "answer two")
-        #expect(grammar.interpret(["yes"])?.command == VoicePrompt.answerCommand)
-        #expect(grammar.interpret(["hello", "computer"])?.line == "listen on")
-        #expect(grammar.interpret(["listen", "off"])?.line == "listen off")
+        let grammar = try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hello computer")
+        #expect(grammar.meaning(of: ["number", "two"]) == .answer(.number(2), line: "answer two"))
+        #expect(grammar.meaning(of: ["yes"]) == .answer(.yes, line: "answer yes"))
+        #expect(grammar.meaning(of: ["hello", "computer"]) == .wake(line: "listen on"))
+        #expect(grammar.meaning(of: ["listen", "off"]) == .command(VoiceCandidate(command: "listen", line: "listen off")))
+        #expect(grammar.meaning(of: ["hello"]) == nil)
+        // One grammar for the recogniser: the commands', then the answers' and the wake
+        // phrase's forms, as the listener was given before answers had a type of their own.
+        let commands = VoiceGrammar(registry: Builtins.registry())
+        #expect(grammar.jsgf.hasPrefix(String(commands.jsgf.prefix(while: { $0 != "|" }))))
+        #expect(grammar.vocabulary.isSuperset(of: commands.vocabulary.union(["yes", "no", "hello", "computer"])))
+        #expect(throws: SpokenPattern.ParseError.self) { try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hello (") }
+    }
+
+    /// A command file cannot take the place of an answer: a command named "answer" is a
+    /// command, and "yes" is still the answer.
+    @Test func answersAreNotCommands() throws {
+        var registry = Builtins.registry()
+        try registry.register(CommandEntry(
+            info: CommandInfo(name: "answer", summary: "a user's command", spokenForms: [SpokenForm("answer me", runs: "answer")]),
+            usage: "answer", helpText: { "" }, parse: { _ in .failure("test") }))
+        let grammar = try PromptGrammar(registry: registry, wakePhrase: nil)
+        #expect(grammar.meaning(of: ["yes"]) == .answer(.yes, line: "answer yes"))
+        #expect(grammar.meaning(of: ["answer", "me"]) == .command(VoiceCandidate(command: "answer", line: "answer")))
     }
 }
 
