@@ -1,4 +1,5 @@
-# vsh: `make run` starts it, `make test` runs every test, `make bench` measures.
+# vsh: `make run` starts it, `make test` runs every test, `make check` the fast ones,
+# `make bench` measures.
 # Each first installs the Debian packages that are missing (apt-get, non-interactive).
 
 # Libraries vsh links, the speech model, the tools `train` adapts the model with
@@ -14,17 +15,25 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/vsh
 DEBUG_BIN := .build/debug/vsh
 
-.PHONY: run test bench build release deps bench-deps install man clean
+.PHONY: run test check bench build release deps bench-deps install man clean
 
 run: deps release
 	$(RELEASE_BIN)
 
 test: deps
-	$(SWIFT) build
-	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
+	./scripts/check-imports
+	$(SWIFT) build --build-tests
+	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build
+
+# The fast tests, for the edit-build-test loop (under a minute once built): every target but
+# the end-to-end one (the built binary through a pty, tmux and files; the soak) and the fuzzer.
+check: deps
+	./scripts/check-imports
+	$(SWIFT) build --build-tests
+	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip VshEndToEndTests --skip VshFuzzTests
 
 bench: deps bench-deps release
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/run.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/shell.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py --only sc --sc-grammar bench/real/speech-commands-50.gram \

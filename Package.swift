@@ -107,17 +107,29 @@ let package = Package(
         .target(name: "CAlsaFaults", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Fakes for tests: scripted line reader, in-memory sinks.
-        .target(name: "VshTestSupport", dependencies: ["VshCommands", "VshVoice", "VshCore"], swiftSettings: importsAsUsed),
+        .target(
+            name: "VshTestSupport", dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore"],
+            swiftSettings: importsAsUsed),
 
-        .testTarget(
-            name: "VshCoreTests",
-            dependencies: [
-                "VshCommands", "VshCommandFiles", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore",
-                "VshTestSupport",
-            ]),
+        // the shell, registry and completion, settings and config files, history, words
+        .testTarget(name: "VshCoreTests", dependencies: ["VshCommands", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // the store, its encryption, what the store commands print, readers of damaged files
+        .testTarget(name: "VshStoreTests", dependencies: ["VshCommands", "VshStore", "VshCore", "VshTestSupport"]),
+        // endpointer, early end, dictation pipeline, other words, voicing (fakes, no model)
+        .testTarget(name: "VshVoiceTests", dependencies: ["VshCommands", "VshVoice", "VshCore", "VshTestSupport"]),
+        // the prompt's decisions and its listener thread (fakes, no model)
+        .testTarget(name: "VshListeningTests", dependencies: ["VshCommands", "VshListening", "VshVoice", "VshCore", "VshTestSupport"]),
+        // the training script, takes and their checks
+        .testTarget(name: "VshTrainingTests", dependencies: ["VshTraining", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // the recorder and encrypt over fakes
+        .testTarget(name: "VshCommandsTests", dependencies: ["VshCommands", "VshListening", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // every reader of files people edit or damage, fuzzed (bench/fuzz.sh runs 100,000 cases)
+        .testTarget(name: "VshFuzzTests", dependencies: ["VshCommands", "VshCommandFiles", "VshStore", "VshCore", "VshTestSupport"]),
+        // the command-file language: parse, check, build, run
+        .testTarget(name: "VshCommandFilesTests", dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // the real adapters: libsndfile, SpeexDSP, ALSA's file PCM, PocketSphinx on real recordings
+        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // slow: the built binary, as a person or a script meets it (pty, tmux, files)
         .testTarget(name: "VshEndToEndTests", dependencies: ["VshTraining", "VshCore", "VshTestSupport"]),
-        .testTarget(
-            name: "VshAudioTests",
-            dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
     ]
 )

@@ -5,7 +5,7 @@ import VshTestSupport
 /// The voice path over the synthetic spoken-command corpus (the bench measures it all;
 /// these check behaviour): several commands in one stream, and that commands are heard
 /// and accepted at all.
-@Suite struct CorpusTests {
+@Suite(.tags(.slow)) struct CorpusTests {
     static let grammar = EvalData.repository + "/bench/commands.gram"
 
     struct Line: Decodable {

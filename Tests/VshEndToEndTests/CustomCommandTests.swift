@@ -5,7 +5,7 @@ import VshTestSupport
 /// Custom voice commands through the built binary: typed, spoken (audio made with
 /// flite and decoded by `vsh listen --from`), keyword commands over a spoken
 /// sequence, and a broken file that does not stop vsh.
-@Suite(.serialized) struct CustomCommandTests {
+@Suite(.serialized, .tags(.slow)) struct CustomCommandTests {
     static let paint = """
         list colour: red | green | yellow
         command paint

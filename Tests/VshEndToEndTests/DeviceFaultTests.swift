@@ -7,7 +7,7 @@ import VshTestSupport
 /// Sources/CAlsaFaults) makes it overrun, stall or vanish at a chosen frame, the way
 /// real devices fail. After each fault vsh says what happened, and the draft holds the
 /// audio up to it (all but the last 0.5 s at worst), sample for sample.
-@Suite struct DeviceFaultTests {
+@Suite(.tags(.slow)) struct DeviceFaultTests {
     /// The preloaded fault library, built beside the binary under test.
     static var faultLibrary: String {
         (VshBinary.path as NSString).deletingLastPathComponent + "/libVshAlsaFaults.so"

@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// `encrypt on|off` through the built binary: audio at rest is encrypted, every reader of
 /// store audio still works, a lost key is reported and nothing is ever lost.
-@Suite struct EncryptionTests {
+@Suite(.tags(.slow)) struct EncryptionTests {
     static let sentence = RecordTests.sentence
 
     static func bytes(_ path: String) -> Data { (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data() }

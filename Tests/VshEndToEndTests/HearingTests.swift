@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// What vsh hears on real and spoken audio, as a person would meet it: everyday words run
 /// nothing, and the channel (rate, channels, level, DC, dither) does not change a decision.
-@Suite struct HearingTests {
+@Suite(.tags(.slow)) struct HearingTests {
     static let real = EvalData.real
 
     /// The decision for each utterance of `file`: the command line, or nil when rejected.

@@ -3,7 +3,7 @@ import Testing
 import VshTestSupport
 
 /// `vsh listen --from FILE`: real decoding of human recordings with PocketSphinx.
-@Suite struct ListenTests {
+@Suite(.tags(.slow)) struct ListenTests {
     static let real = EvalData.real
 
     struct Line: Decodable {

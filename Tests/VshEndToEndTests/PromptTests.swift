@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// The interactive prompt in a real pseudo-terminal (tmux): typing, completion,
 /// history recall, Ctrl-C and Ctrl-D, as a person would use them.
-@Suite(.serialized) struct PromptTests {
+@Suite(.serialized, .tags(.slow)) struct PromptTests {
     func start(_ vsh: VshBinary, term: String = "xterm", arguments: [String] = []) throws -> TmuxSession {
         let env = vsh.environment(["TERM": term, "PATH": "/usr/bin:/bin"])
         return try TmuxSession(command: [VshBinary.path] + arguments, environment: env)

@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// record, save and play through the built binary, with real dictation, a real store
 /// and ALSA `file` PCMs standing in for the sound card.
-@Suite struct RecordTests {
+@Suite(.tags(.slow)) struct RecordTests {
     static let sentence = EvalData.librivox().first { $0.path.hasSuffix("0920.wav") }!
 
     /// An ALSA configuration (ALSA_CONFIG_PATH) with `vshin`, capturing `input` over and

@@ -3,7 +3,7 @@ import Testing
 import VshTestSupport
 
 /// The built binary, driven through pipes as scripts and `-c`.
-@Suite struct ScriptTests {
+@Suite(.tags(.slow)) struct ScriptTests {
     @Test func qualityRoundTripThroughAPipe() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

@@ -6,7 +6,7 @@ import VshTestSupport
 /// disk (a file-size limit), a read-only store, eight processes at once, and damaged
 /// files. After each, `StoreCheck` must pass and nothing saved may be lost or changed.
 /// The long versions are in bench/faults.py.
-@Suite(.serialized) struct StoreFaultTests {
+@Suite(.serialized, .tags(.slow)) struct StoreFaultTests {
     static let sentence = EvalData.librivox().first { $0.path.hasSuffix("0920.wav") }!
 
     /// A store of `items` saved transcripts and `drafts` drafts, numbered from `from`.

@@ -5,7 +5,7 @@ import VshTestSupport
 /// The transcript commands through the built binary: drafts are left in the store the way
 /// the recorder leaves them (a WAV and a header in `drafts/`), then saved with
 /// `save --draft ID`, as after a crash.
-@Suite struct StoreScriptTests {
+@Suite(.tags(.slow)) struct StoreScriptTests {
     /// A 16-bit mono 16 kHz WAV of `seconds` of a rising tone.
     static func wav(seconds: Double) -> Data {
         let count = Int(seconds * 16000)

@@ -7,7 +7,7 @@ import VshTraining
 /// `vsh train` through the built binary: adaptation with Debian's sphinxtrain tools from
 /// takes synthesised with espeak-ng, the model it loads, reset and undo, what it says
 /// about bad input, and the phrase-by-phrase recording at a real pseudo-terminal.
-@Suite(.serialized) struct TrainTests {
+@Suite(.serialized, .tags(.slow)) struct TrainTests {
     /// Takes of `phrases` in espeak-ng's voice (22.05 kHz WAV: `train --from` takes any rate),
     /// each with NAME.txt beside it.
     static func takes(_ dir: TempDirectory, _ phrases: [String], folder: String = "takes") throws -> String {

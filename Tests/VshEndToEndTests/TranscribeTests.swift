@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// `vsh transcribe`: dictation with the language model and keyword spotting, on human
 /// recordings.
-@Suite struct TranscribeTests {
+@Suite(.tags(.slow)) struct TranscribeTests {
     struct Line: Decodable {
         var file: String
         var text: String?

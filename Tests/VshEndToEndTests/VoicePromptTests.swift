@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// Speaking at the prompt, in a real pseudo-terminal: `vsh --audio-in FILE` plays spoken
 /// sessions into the voice path as if they were the microphone, while keys are typed.
-@Suite(.serialized) struct VoicePromptTests {
+@Suite(.serialized, .tags(.slow)) struct VoicePromptTests {
     /// A spoken command line on the screen: `* vsh [code 7]> back   [spoken 1.00]`.
     static let spokenLine = try! NSRegularExpression(
         pattern: #"^[*@?-] vsh(?: \[[^\]]*\])?> (.+?)   \[spoken [01]\.\d\d(?:, ([^\]]+))?\]$"#)

@@ -11,7 +11,7 @@ import VshTestSupport
 /// readers. Each gets `Fuzzer.cases` mutated inputs (`VSH_FUZZ_CASES`; `bench/fuzz.sh` runs
 /// 100,000): every one must give a clear message naming the file, never crash, and finish
 /// within 2 s. A failure prints the input's bytes, to paste into a regression case.
-@Suite(.serialized) struct FuzzTests {
+@Suite(.serialized, .tags(.slow)) struct FuzzTests {
     static let limit = Duration.seconds(2)
 
     /// Runs `body` on each input, checking each finishes in time.

@@ -1,17 +1,16 @@
 import Foundation
 import VshCore
-import VshTestSupport
 import VshCommandFiles
 import VshCommands
 
 /// Command files in a temporary directory, loaded on top of the built-ins.
-final class CommandFileFixture {
-    let directory = TempDirectory("vsh-commands")
-    static let dictionary = Settings().modelDirectory + "/cmudict-en-us.dict"
+package final class CommandFileFixture {
+    package let directory = TempDirectory("vsh-commands")
+    package static let dictionary = Settings().modelDirectory + "/cmudict-en-us.dict"
 
     /// A good file with a list, alternatives, optional words, a number range and both
     /// kinds of action: the parsing tests' example and a fuzz seed.
-    static let paint = """
+    package static let paint = """
         # Painting, by voice.
         list colour: red | green | dark blue = navy
 
@@ -26,40 +25,40 @@ final class CommandFileFixture {
             exec: /bin/echo {number}
         """
 
-    init(_ files: [String: String] = [:]) {
+    package init(_ files: [String: String] = [:]) {
         for (name, text) in files { write(name, text) }
     }
 
     deinit { directory.remove() }
 
-    var commandsDirectory: String { directory.file("commands") }
+    package var commandsDirectory: String { directory.file("commands") }
 
-    func write(_ name: String, _ text: String) {
+    package func write(_ name: String, _ text: String) {
         directory.write(text, to: "commands/" + name)
     }
 
-    func files(cache: Bool = false) -> CommandFiles {
+    package func files(cache: Bool = false) -> CommandFiles {
         CommandFiles(
             directories: [commandsDirectory], dictionaryPath: Self.dictionary,
             cachePath: cache ? directory.file("state/command-words") : nil)
     }
 
-    func load(checkAll: Bool = true) -> CommandFiles.Loaded {
+    package func load(checkAll: Bool = true) -> CommandFiles.Loaded {
         files().load(into: Builtins.registry(), checkAll: checkAll)
     }
 
     /// The problems as printed, with the directory left out of file names.
-    func problems(checkAll: Bool = true) -> [String] {
+    package func problems(checkAll: Bool = true) -> [String] {
         load(checkAll: checkAll).problems.map(shorten)
     }
 
-    func shorten(_ problem: CommandFileProblem) -> String {
+    package func shorten(_ problem: CommandFileProblem) -> String {
         problem.report.replacingOccurrences(of: commandsDirectory + "/", with: "")
     }
 }
 
 /// A shell over fakes whose user configuration has these command files.
-func customShell(_ files: [String: String]) -> ShellHarness {
+package func customShell(_ files: [String: String]) -> ShellHarness {
     let harness = ShellHarness()
     for (name, text) in files { harness.directory.write(text, to: "config/commands/" + name) }
     harness.session.loadCommandFiles()

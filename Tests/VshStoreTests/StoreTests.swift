@@ -4,6 +4,7 @@ import Testing
 @testable import VshStore
 @testable import VshCommands
 
+@testable import VshTestSupport
 @Suite struct StoreTests {
     @Test func saveWritesPlainFilesAListingReads() throws {
         let f = StoreFixture()

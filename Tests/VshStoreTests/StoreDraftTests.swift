@@ -3,6 +3,7 @@ import Testing
 @testable import VshCore
 @testable import VshStore
 
+@testable import VshTestSupport
 @Suite struct StoreDraftTests {
     @Test func aDraftExistsFromTheStartAndFollowsUpdates() throws {
         let f = StoreFixture()

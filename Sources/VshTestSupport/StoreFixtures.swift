@@ -1,44 +1,44 @@
 import Foundation
-import VshTestSupport
-@testable import VshStore
+import VshStore
 
+import VshCore
 /// A store over a temporary directory with a clock the test moves, in a fixed zone
 /// (UTC+1, no daylight saving) so day boundaries do not depend on the machine.
-final class StoreFixture {
-    let directory = TempDirectory("vsh-store")
-    let zone = TimeZone(secondsFromGMT: 3600)!
-    lazy var store = makeStore()
+package final class StoreFixture {
+    package let directory = TempDirectory("vsh-store")
+    package let zone = TimeZone(secondsFromGMT: 3600)!
+    package lazy var store = makeStore()
 
     /// The stores' clock, shared by every store of the fixture.
-    final class Clock: @unchecked Sendable {
-        var now: Date
-        init(_ now: Date) { self.now = now }
+    package final class Clock: @unchecked Sendable {
+        package var now: Date
+        package init(_ now: Date) { self.now = now }
     }
-    let clock: Clock
-    var now: Date {
+    package let clock: Clock
+    package var now: Date {
         get { clock.now }
         set { clock.now = newValue }
     }
 
     /// `now` as local time in the fixture's zone.
-    init(_ local: String = "2026-11-21T15:00:00") {
+    package init(_ local: String = "2026-11-21T15:00:00") {
         clock = Clock(StoreFixture.date(local))
     }
 
-    static func date(_ local: String) -> Date {
+    package static func date(_ local: String) -> Date {
         StoreDate(iso: local + "+01:00")!.date
     }
 
     /// Another store instance over the same directory (as another process would have).
-    func makeStore() -> TranscriptStore {
+    package func makeStore() -> TranscriptStore {
         TranscriptStore(directory: directory.file("store"), clock: { [clock] in clock.now }, timeZone: zone)
     }
 
-    var path: String { directory.file("store") }
+    package var path: String { directory.file("store") }
 
     /// Records a draft at local time `at` with a WAV of `seconds`, and saves it.
     @discardableResult
-    func save(_ transcript: String, at local: String, seconds: Double = 1, title: String? = nil) throws -> TranscriptStore.Item {
+    package func save(_ transcript: String, at local: String, seconds: Double = 1, title: String? = nil) throws -> TranscriptStore.Item {
         now = Self.date(local)
         let draft = try store.beginDraft(quality: .medium, sampleRate: 16000, source: "microphone default")
         WaveFixture.write(draft.audioPath, seconds: seconds)
@@ -47,7 +47,7 @@ final class StoreFixture {
     }
 
     /// A shell whose session uses this store.
-    func harness() -> ShellHarness {
+    package func harness() -> ShellHarness {
         let harness = ShellHarness()
         harness.session.store = store
         return harness
@@ -57,8 +57,8 @@ final class StoreFixture {
 }
 
 /// 16-bit mono WAV files for tests: a rising tone, so the sparkline has a shape.
-enum WaveFixture {
-    static func bytes(seconds: Double, rate: Int = 16000, declaredDataSize: Int? = nil) -> [UInt8] {
+package enum WaveFixture {
+    package static func bytes(seconds: Double, rate: Int = 16000, declaredDataSize: Int? = nil) -> [UInt8] {
         let count = Int(seconds * Double(rate))
         var data: [UInt8] = []
         data.reserveCapacity(count * 2)
@@ -74,7 +74,7 @@ enum WaveFixture {
             + u32(rate) + u32(rate * 2) + u16(2) + u16(16) + Array("data".utf8) + u32(size) + data
     }
 
-    static func write(_ path: String, seconds: Double, rate: Int = 16000, declaredDataSize: Int? = nil) {
+    package static func write(_ path: String, seconds: Double, rate: Int = 16000, declaredDataSize: Int? = nil) {
         FileManager.default.createFile(
             atPath: path, contents: Data(bytes(seconds: seconds, rate: rate, declaredDataSize: declaredDataSize)))
     }
