@@ -1,7 +1,7 @@
 import Foundation
 import VshStore
-
 import VshCore
+
 /// A store over a temporary directory with a clock the test moves, in a fixed zone
 /// (UTC+1, no daylight saving) so day boundaries do not depend on the machine.
 package final class StoreFixture {

@@ -3,6 +3,7 @@ import Testing
 @testable import VshAudio
 @testable import VshVoice
 @testable import VshCore
+
 /// The ALSA adapters against real ALSA, with no sound card: ALSA's `file` PCM plugin reads
 /// capture input from a raw file (`infile`) and writes everything played to a file, over
 /// a `null` PCM that stands in for the hardware.

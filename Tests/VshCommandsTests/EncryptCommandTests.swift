@@ -5,8 +5,8 @@ import VshTestSupport
 @testable import VshStore
 @testable import VshCommands
 @testable import VshListening
-
 @testable import VshVoice
+
 /// `encrypt` in the core: the state it reports, spoken forms that ask first, clips and
 /// recordings that follow the store's choice.
 @Suite struct EncryptCommandTests {

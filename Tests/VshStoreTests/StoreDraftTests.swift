@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import VshCore
 @testable import VshStore
-
 @testable import VshTestSupport
+
 @Suite struct StoreDraftTests {
     @Test func aDraftExistsFromTheStartAndFollowsUpdates() throws {
         let f = StoreFixture()

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import VshCore
 @testable import VshStore
-
 @testable import VshTestSupport
+
 @Suite struct StoreSafetyTests {
     static let damaged: [(name: String, bytes: [UInt8], reason: String)] = [
         ("20261101-0000", [], "the file is empty"),

@@ -3,8 +3,8 @@ import Testing
 @testable import VshCore
 @testable import VshStore
 @testable import VshCommands
+import VshTestSupport
 
-@testable import VshTestSupport
 @Suite struct StoreTests {
     @Test func saveWritesPlainFilesAListingReads() throws {
         let f = StoreFixture()
