@@ -19,7 +19,6 @@ voice  (--voice) command accuracy and false accepts of `vsh listen --from FILE -
 """
 import argparse
 import concurrent.futures
-import json
 import os
 import random
 import resource
@@ -31,10 +30,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DICTIONARY = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+from lib.data import ensure_corpus, ensure_oog, subset  # noqa: E402
+from lib.env import EVAL_DIR, ROOT, VSH, isolated_env, require_eval  # noqa: E402
+from lib.vsh import DICTIONARY, listen, phrase  # noqa: E402
 
 
 # ---------------------------------------------------------------- generated files
@@ -218,16 +216,12 @@ def extra_file():
     return text
 
 
-def phrase(s):
-    return " ".join(s.lower().replace("(2)", "").split())
-
-
 def listen_one(vsh, env):
     def one(path):
-        p = subprocess.run([vsh, "listen", "--from", path, "--json"], capture_output=True, text=True, env=env)
-        if p.returncode != 0:
+        objs, err = listen(vsh, env, path)
+        if err:
             return None
-        return [(o["text"], o.get("command") is not None, o.get("confidence", 0)) for o in map(json.loads, p.stdout.splitlines())]
+        return [(o["text"], o.get("command") is not None, o.get("confidence", 0)) for o in objs]
     return one
 
 
@@ -236,7 +230,6 @@ def accepted(outcome):
 
 
 def voice_bench(vsh, home, quick, jobs):
-    from voice_data import ensure_corpus, ensure_oog, subset
     cache = os.path.join(ROOT, ".build", "bench-voice")
     eval_dir = require_eval(EVAL_DIR)
     corpus = ensure_corpus(os.path.join(cache, "corpus"), eval_dir)
@@ -297,7 +290,7 @@ def voice_bench(vsh, home, quick, jobs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
+    ap.add_argument("--vsh", default=VSH)
     ap.add_argument("--runs", type=int, default=20, help="runs per load-time figure (median)")
     ap.add_argument("--voice", action="store_true", help="also measure recognition with 50 more commands")
     ap.add_argument("--quick", action="store_true", help="with --voice: 10 files per condition")

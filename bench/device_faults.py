@@ -23,10 +23,10 @@ import tempfile
 import time
 import wave
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VSH = os.environ.get("VSH_BIN", os.path.join(HERE, "..", ".build/release/vsh"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.env import EVAL_DIR as EVAL, VSH, isolated_env  # noqa: E402
+
 FAULTS = os.path.join(os.path.dirname(VSH), "libVshAlsaFaults.so")
-EVAL = os.environ.get("VSH_EVAL", os.path.join(HERE, "..", "..", "shared", "eval"))
 KILLS = int(os.environ.get("VSH_RECORD_KILLS", "100"))
 RATE = 16000
 HALF_SECOND = RATE // 2
@@ -48,8 +48,7 @@ def input_samples(tmp):
 
 
 def environment(tmp, fault=None):
-    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=tmp + "/config", XDG_STATE_HOME=tmp + "/state",
-               XDG_DATA_HOME=tmp + "/data", ALSA_CONFIG_PATH=tmp + "/asound.conf", LD_PRELOAD=FAULTS,
+    env = dict(isolated_env(tmp), ALSA_CONFIG_PATH=tmp + "/asound.conf", LD_PRELOAD=FAULTS,
                VSH_ALSA_FRAMES=tmp + "/frames")
     env.pop("VSH_ALSA_FAULT", None)
     if fault:

@@ -17,17 +17,10 @@ import tempfile
 import wave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, VSH, isolated_env, require_eval  # noqa: E402
-
-
-def wer(hyp, ref):
-    row = list(range(len(hyp) + 1))
-    for i in range(1, len(ref) + 1):
-        nxt = [i] + [0] * len(hyp)
-        for j in range(1, len(hyp) + 1):
-            nxt[j] = min(row[j] + 1, nxt[j - 1] + 1, row[j - 1] + (ref[i - 1] != hyp[j - 1]))
-        row = nxt
-    return row[len(hyp)]
+from lib.audio import write_frames  # noqa: E402
+from lib.data import librivox_words  # noqa: E402
+from lib.env import EVAL_DIR, VSH, isolated_env, require_eval  # noqa: E402
+from lib.score import edit_distance  # noqa: E402
 
 
 def run(names, librivox, refs, tmp):
@@ -37,11 +30,7 @@ def run(names, librivox, refs, tmp):
     for name in names:
         with wave.open(os.path.join(librivox, name + ".wav")) as w:
             frames += w.readframes(w.getnframes()) + b"\0\0" * 8000
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(frames)
+    write_frames(path, frames)
     out = subprocess.run([VSH, "transcribe", "--json", "--interim", path], capture_output=True, text=True,
                          env=isolated_env(tmp), check=True).stdout
     last, live, whole = "", [], []
@@ -55,14 +44,13 @@ def run(names, librivox, refs, tmp):
             last = ""
     if len(whole) != len(names):
         sys.exit(f"expected {len(names)} utterances, got {len(whole)}")
-    return (sum(wer(h, refs[n]) for h, n in zip(live, names)), sum(wer(h, refs[n]) for h, n in zip(whole, names)))
+    return (sum(edit_distance(refs[n], h) for h, n in zip(live, names)),
+            sum(edit_distance(refs[n], h) for h, n in zip(whole, names)))
 
 
 def main():
     librivox = os.path.join(require_eval(EVAL_DIR), "real", "librivox")
-    refs = {}
-    for line in open(os.path.join(librivox, "transcription")):
-        refs[line.strip().split("(")[-1].rstrip(")")] = line.split("(")[0].replace("<s>", "").replace("</s>", "").split()
+    refs = librivox_words()
     names = sorted(refs)
     with tempfile.TemporaryDirectory() as tmp:
         cold = [run([n], librivox, refs, tmp) for n in names]

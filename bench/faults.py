@@ -23,13 +23,14 @@ import tempfile
 import threading
 import time
 
-VSH = os.environ.get("VSH_BIN", os.path.join(os.path.dirname(__file__), "..", ".build/release/vsh"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.env import EVAL_DIR, VSH  # noqa: E402
+
 KILLS = int(os.environ.get("VSH_FAULT_KILLS", "500"))
 SECONDS = float(os.environ.get("VSH_FAULT_SECONDS", "60"))
 SEED = int(os.environ.get("VSH_FAULT_SEED", "1"))
 ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
-EVAL = os.environ.get("VSH_EVAL", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "eval"))
-SENTENCE = os.path.join(EVAL, "real/librivox/sense_and_sensibility_01_austen_64kb-0920.wav")
+SENTENCE = os.path.join(EVAL_DIR, "real/librivox/sense_and_sensibility_01_austen_64kb-0920.wav")
 
 
 def make_id(second, day=20):

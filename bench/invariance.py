@@ -26,7 +26,6 @@ only, so it has no in-44k1, in-48k or stereo row. --no-stock leaves it out.
 """
 import argparse
 import concurrent.futures
-import json
 import os
 import shutil
 import subprocess
@@ -34,8 +33,12 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import snapshot_home  # noqa: E402
-import real_speech as R  # noqa: E402
+from lib.data import fsdd_rows, prepare, speech_commands_rows  # noqa: E402
+from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, require_eval, snapshot_home  # noqa: E402
+from lib.score import pct  # noqa: E402
+from lib.vsh import stock_tool, vsh_tool  # noqa: E402
+
+require_eval(EVAL_DIR)
 
 TRANSFORMS = {
     "8k": [["rate", "-v", "8000"], ["rate", "-v", "16000"]],
@@ -86,17 +89,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clips", type=int, default=240, help="clips in the sample (default 240)")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(R.ROOT, ".build/release/vsh")))
+    ap.add_argument("--vsh", default=VSH)
     ap.add_argument("--threshold", type=float, default=None, help="decision threshold (default: vsh's own)")
     ap.add_argument("--vsh-config", default=None, help="a vsh.toml for vsh to read as the user's (e.g. voice.denoise = false)")
     ap.add_argument("--only", action="append", choices=list(TRANSFORMS))
     ap.add_argument("--no-stock", action="store_true", help="leave out stock pocketsphinx_continuous")
-    ap.add_argument("--cache", default=os.path.join(R.ROOT, ".build/bench-real"))
+    ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-real"))
     args = ap.parse_args()
-    rows = R.speech_commands_rows() + R.fsdd_rows()
+    rows = speech_commands_rows() + fsdd_rows()
     for r in rows:
-        r["grammar"] = os.path.join(R.GRAMMARS, "speech-commands.gram" if r["set"] == "sc" else "digits.gram")
-    rows = R.prepare(rows, args.cache)
+        r["grammar"] = os.path.join(GRAMMARS, "speech-commands.gram" if r["set"] == "sc" else "digits.gram")
+    rows = prepare(rows, args.cache)
     # Stratified: every k-th clip in (set, class, speaker hash) order, so classes and speakers mix.
     rows.sort(key=lambda r: (r["set"], r["cls"], zlib.crc32(r["id"].encode())))
     step = max(1, len(rows) // args.clips)
@@ -105,7 +108,7 @@ def main():
     names = args.only or list(TRANSFORMS)
     home, env = snapshot_home("vsh-invariance-", args.vsh_config)  # this tree's shipped settings, as real_speech.py
     extra = ["--threshold", str(args.threshold)] if args.threshold is not None else []
-    tool = R.vsh_tool(os.path.abspath(args.vsh), env, extra)
+    tool = vsh_tool(os.path.abspath(args.vsh), env, extra=extra, places=3)
     try:
         jobs = [(r, None) for r in rows] + [(r, n) for n in names for r in rows]
 
@@ -119,7 +122,7 @@ def main():
         stock_jobs = [] if args.no_stock else [(r, n) for (r, n) in jobs if n not in STOCK_CANNOT_READ]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             outs = list(pool.map(run_on(tool), jobs))
-            stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(run_on(R.continuous_tool), stock_jobs)))
+            stock_outs = dict(zip(((r["id"], n) for r, n in stock_jobs), pool.map(run_on(stock_tool()), stock_jobs)))
     finally:
         shutil.rmtree(home, ignore_errors=True)
     base = {r["id"]: o for (r, n), o in zip(jobs, outs) if n is None}
@@ -156,14 +159,14 @@ def main():
                     stock_flipped += so.accepted != sb.accepted
             deltas.sort()
             med = deltas[len(deltas) // 2] if deltas else 0
-            stock_cell = R.pct(stock_flipped, stock_count) if stock_count else "—"
-            print(f"| {n} | {count} | {R.pct(flips, count)} | {med:.3f} | {errors} | {stock_cell} |")
+            stock_cell = pct(stock_flipped, stock_count, 5) if stock_count else "—"
+            print(f"| {n} | {count} | {pct(flips, count, 5)} | {med:.3f} | {errors} | {stock_cell} |")
             total_flips += flips
             total += count
             stock_flips += stock_flipped
             stock_total += stock_count
-    stock_all = R.pct(stock_flips, stock_total) if stock_total else "—"
-    print(f"| all | {total} | {R.pct(total_flips, total)} | | | {stock_all} |")
+    stock_all = pct(stock_flips, stock_total, 5) if stock_total else "—"
+    print(f"| all | {total} | {pct(total_flips, total, 5)} | | | {stock_all} |")
     return 0
 
 

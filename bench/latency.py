@@ -22,7 +22,7 @@ it so that every word ends before the next begins.
 
 vsh runs `vsh listen --from F --real-time --json`, which says when it decided each
 utterance ("decided_at", seconds into the file, from the clock that paces the file); the
-baseline's time is when its hypothesis line reaches the pipe (bench/prompt.py's Paced).
+baseline's time is when its hypothesis line reaches the pipe (Paced in bench/lib/terminal.py, as in bench/prompt.py).
 End of speech: for the synthesized sessions the last sample above -50 dBFS before 0.3 s of
 silence (exact: they sit in digital silence); for real clips, the end of the last 10 ms
 frame more than 10 dB over the clip's padding noise. Latency is measured to each accepted
@@ -32,37 +32,30 @@ Also counted: where vsh's accepted commands with the early end differ from those
 full hangover on the same file.
 """
 import argparse
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, require_eval, voice_config  # noqa: E402
-from prompt import BASELINE, Paced, read, speech_ends, write  # noqa: E402
-from voice_data import ensure_corpus  # noqa: E402
+from lib.audio import RATE, noise, read_wav as read, speech_ends, write_wav as write  # noqa: E402
+from lib.data import PREP_VERSION, SC_WORDS, ensure_corpus  # noqa: E402
+from lib.env import (COMMANDS_GRAMMAR, EVAL_DIR, GRAMMARS as REAL_GRAMMARS, ROOT, VSH, isolated_env, log,  # noqa: E402
+                     require_eval, voice_config)
+from lib.score import latency_pairs, median, p95  # noqa: E402
+from lib.terminal import Paced  # noqa: E402
+from lib.vsh import STOCK, listen, stock_argv  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, ".build", "bench-latency")
-REAL_CACHE = os.path.join(ROOT, ".build", "bench-real", "audio", "1")
-RATE = 16000
+REAL_CACHE = os.path.join(ROOT, ".build", "bench-real", "audio", PREP_VERSION)
 GRAMMARS = {
-    "session": os.path.join(ROOT, "bench", "commands.gram"),
-    "sc": os.path.join(ROOT, "bench", "real", "speech-commands.gram"),
-    "fsdd": os.path.join(ROOT, "bench", "real", "digits.gram"),
+    "session": COMMANDS_GRAMMAR,
+    "sc": os.path.join(REAL_GRAMMARS, "speech-commands.gram"),
+    "fsdd": os.path.join(REAL_GRAMMARS, "digits.gram"),
     "cards": os.path.join(require_eval(EVAL_DIR), "real", "cards", "cards.gram"),
 }
-SC_WORDS = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go"]
-DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-
-
-def log(message):
-    print(message, file=sys.stderr, flush=True)
 
 
 def frame_db(x):
@@ -100,7 +93,7 @@ def inputs(clips):
     for row in (r for r in corpus if r["condition"] == "session"):
         clean = read(row["path"]).astype(np.float64)
         wav = os.path.join(OUT, f"{row['id']}.wav")
-        write(wav, clean + rng.standard_normal(len(clean)) * 32768 * 10 ** (-65 / 20))
+        write(wav, clean + noise(len(clean), -65, rng))
         sets.append(("session", row["id"], wav, speech_ends(clean)))
     if not os.path.isdir(REAL_CACHE):
         sys.exit(f"no padded real clips in {REAL_CACHE}: run bench/real_speech.py first")
@@ -120,46 +113,36 @@ def inputs(clips):
 
 def vsh_listen(vsh, env, wav, grammar):
     """(decided_at, command) of each accepted utterance, and whether it ended early."""
-    argv = [vsh, "listen", "--from", wav, "--real-time", "--json"] + (["--grammar", grammar] if grammar else [])
-    out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout
-    objs = [json.loads(line) for line in out.splitlines() if line.strip()]
+    objs, err = listen(vsh, env, wav, grammar, ["--real-time"], timeout=None)
+    if err:
+        sys.exit(f"vsh listen --from {wav} --real-time failed: {err}")
     return [(o["decided_at"], o["command"], o.get("early", False)) for o in objs if o.get("command") is not None]
 
 
 def stock(wav, grammar):
     """(seconds into the file, hypothesis) of each line the baseline printed."""
-    argv = list(BASELINE)
-    argv[argv.index("-jsgf") + 1] = grammar
-    paced = Paced(wav, argv)
+    paced = Paced(wav, stock_argv("/dev/stdin", "-jsgf", grammar))
     paced.wait()
     return [(t, line) for t, line in paced.lines if line]
 
 
 def latencies(ends, times):
-    out = []
-    for t in times:
-        before = [e for e in ends if e <= t]
-        if before:
-            out.append(t - before[-1])
-    return out
+    return [t - e for e, t in latency_pairs(ends, times)]
 
 
 def stats(values):
     if not values:
         return "none"
-    v = sorted(values)
-    median = (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
-    p95 = v[max(0, int(np.ceil(0.95 * len(v))) - 1)]
-    return median * 1000, p95 * 1000
+    return median(values) * 1000, p95(values) * 1000
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
+    parser.add_argument("--vsh", default=VSH)
     parser.add_argument("--clips", type=int, default=3, help="Speech Commands clips per word")
     args = parser.parse_args()
-    if not shutil.which(BASELINE[0]):
-        sys.exit(f"{BASELINE[0]} not found: `make bench-deps`")
+    if not shutil.which(STOCK):
+        sys.exit(f"{STOCK} not found: `make bench-deps`")
     sets = inputs(args.clips)
     home = tempfile.mkdtemp(prefix="vsh-bench-latency-")
     # vsh's defaults (the early end on), and the full hangover.

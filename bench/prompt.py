@@ -24,63 +24,31 @@ talk (audiobook speech at -25 dBFS from another room: speech, but not commands).
 """
 import argparse
 import os
-import pty
 import re
-import select
 import subprocess
 import sys
-import threading
 import time
-import wave
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, row, voice_config  # noqa: E402
+from lib.audio import noise, read_wav as read, speech_ends, write_wav as write  # noqa: E402
+from lib.data import load_generator  # noqa: E402
+from lib.env import COMMANDS_GRAMMAR, EVAL_DIR as EVAL, ROOT, VSH, isolated_env, log, voice_config  # noqa: E402
+from lib.score import latency_pairs, median, p95, row, row_head  # noqa: E402
+from lib.terminal import Paced, Terminal, cpu_percent  # noqa: E402
+from lib.vsh import stock_argv  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VSH = os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh"))
-EVAL = EVAL_DIR
 OUT = os.path.join(ROOT, ".build", "bench-prompt")
-MODEL = "/usr/share/pocketsphinx/model/en-us"
-BASELINE = ["pocketsphinx_continuous", "-infile", "/dev/stdin", "-jsgf", os.path.join(ROOT, "bench", "commands.gram"),
-            "-hmm", MODEL + "/en-us", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"]
+BASELINE = stock_argv("/dev/stdin", "-jsgf", COMMANDS_GRAMMAR)
 RATE = 16000
 COMMANDS = ["code seven", "back", "quality high", "help", "reset", "quality medium", "list", "code three",
             "done", "history"]
 SHORT_HANGOVER = 150
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
 STARTED = re.compile(r'voice: "(.*?)" [\d.]+ → (.*?); utterance ended at ([\d.]+) s, command started at ([\d.]+) s')
 
 
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
 # ---------------------------------------------------------------- audio
-
-def corpus_module():
-    import importlib.machinery
-    import importlib.util
-    loader = importlib.machinery.SourceFileLoader("corpus", os.path.join(EVAL, "make-commands-corpus"))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("corpus", loader))
-    loader.exec_module(module)
-    return module
-
-
-def write(path, x):
-    y = np.clip(np.round(x), -32768, 32767).astype(np.int16)
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(y.tobytes())
-
-
-def read(path):
-    with wave.open(path) as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
-
 
 def make_audio(seconds):
     """The spoken session and the idle inputs, made once into .build/bench-prompt/."""
@@ -88,17 +56,17 @@ def make_audio(seconds):
     files = {name: os.path.join(OUT, name + ".wav") for name in ("commands", "quiet", "noise", "talk")}
     rng = np.random.default_rng(5)
     if not os.path.exists(files["commands"]) or not os.path.exists(files["commands"] + ".ends"):
-        corpus = corpus_module()
+        corpus = load_generator(EVAL)
         voice = corpus.VOICES[2]  # flite kal16, the voice of the corpus's session s2
         clean = np.concatenate([corpus.pad(corpus.synth(t, *voice), 0.5, 0.9) for t in COMMANDS])
         with open(files["commands"] + ".ends", "w") as f:
             f.write(" ".join(f"{e:.4f}" for e in speech_ends(clean)) + "\n")
         # A microphone's own noise under it, as in a quiet room.
-        write(files["commands"], clean + rng.standard_normal(len(clean)) * 32768 * 10 ** (-65 / 20))
+        write(files["commands"], clean + noise(len(clean), -65, rng))
     length = seconds + 15  # start-up and warm-up before the measured window, and a margin
     n = length * RATE
     if not os.path.exists(files["quiet"]) or len(read(files["quiet"])) < n:
-        write(files["quiet"], rng.standard_normal(n) * 32768 * 10 ** (-65 / 20))
+        write(files["quiet"], noise(n, -65, rng))
     if not os.path.exists(files["noise"]) or len(read(files["noise"])) < n:
         spec = np.fft.rfft(rng.standard_normal(n))
         spec /= np.sqrt(np.arange(len(spec)) + 1.0)
@@ -110,115 +78,8 @@ def make_audio(seconds):
                                  for f in sorted(os.listdir(folder)) if f.endswith(".wav")])
         speech = np.tile(speech, n // len(speech) + 1)[:n]
         level = np.sqrt(np.mean(speech[np.abs(speech) > 100] ** 2))
-        write(files["talk"], speech / level * 32768 * 10 ** (-25 / 20) + rng.standard_normal(n) * 32768 * 10 ** (-65 / 20))
+        write(files["talk"], speech / level * 32768 * 10 ** (-25 / 20) + noise(n, -65, rng))
     return files
-
-
-def speech_ends(clean, floor_db=-50):
-    """Where each phrase's speech ends (seconds) in the clean synthesized session: the last
-    sample above `floor_db` dBFS before at least 0.3 s of silence. (The synthesizer's
-    tails fade on below -50 dBFS for up to 0.1 s more: 40 dB under the speech, inaudible.)"""
-    x = np.abs(clean)
-    loud = np.flatnonzero(x > 32768 * 10 ** (floor_db / 20))
-    ends = [loud[i] for i in range(len(loud)) if i + 1 == len(loud) or loud[i + 1] - loud[i] > 0.3 * RATE]
-    return [(e + 1) / RATE for e in ends]
-
-
-# ---------------------------------------------------------------- running
-
-class Terminal:
-    """vsh at a pseudo-terminal; its output is read as it comes (so it never blocks)."""
-
-    def __init__(self, argv, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execvpe(argv[0], argv, env)
-        self.text = ""
-
-    def pump(self, seconds):
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    self.text += ANSI.sub("", os.read(self.fd, 65536).decode("utf-8", "replace"))
-                except OSError:
-                    return
-
-    def wait_for(self, needle, timeout):
-        deadline = time.monotonic() + timeout
-        while needle not in self.text and time.monotonic() < deadline:
-            self.pump(0.05)
-        if needle not in self.text:
-            sys.exit(f"vsh did not show {needle!r} within {timeout} s; it showed:\n{self.text[-2000:]}")
-
-    def close(self):
-        try:
-            os.kill(self.pid, 9)
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
-        os.close(self.fd)
-
-
-class Paced:
-    """pocketsphinx_continuous fed `path` at real-time pace through its standard input;
-    `lines` collects (seconds since the audio started, line) as it prints them."""
-
-    def __init__(self, path, argv=BASELINE):
-        self.samples = read(path).tobytes()
-        self.process = subprocess.Popen(["stdbuf", "-oL"] + argv, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.pid = self.process.pid
-        self.lines = []
-        self.start = time.monotonic()
-        self.threads = [threading.Thread(target=self.feed, daemon=True), threading.Thread(target=self.read, daemon=True)]
-        for t in self.threads:
-            t.start()
-
-    def feed(self):
-        block = 3200  # 100 ms
-        try:
-            for i in range(0, len(self.samples), block):
-                self.process.stdin.write(self.samples[i:i + block])
-                self.process.stdin.flush()
-                delay = self.start + (i + block) / (2 * RATE) - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            self.process.stdin.close()
-        except (BrokenPipeError, ValueError):
-            pass
-
-    def read(self):
-        for line in self.process.stdout:
-            self.lines.append((time.monotonic() - self.start, line.decode().strip()))
-
-    def wait(self):
-        self.threads[0].join()
-        self.process.wait()
-        self.threads[1].join()
-
-    def close(self):
-        self.process.kill()
-        self.process.wait()
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_percent(pid, seconds, pump=None):
-    before, t0 = cpu_seconds(pid), time.monotonic()
-    if pump:
-        pump(seconds)
-    else:
-        time.sleep(seconds)
-    return (cpu_seconds(pid) - before) / (time.monotonic() - t0) * 100
 
 
 def vsh_terminal(path, env, extra=()):
@@ -227,33 +88,11 @@ def vsh_terminal(path, env, extra=()):
     return term
 
 
-def latency_pairs(ends, times):
-    """Each time matched with the last end of speech before it."""
-    pairs = []
-    for t in times:
-        before = [e for e in ends if e <= t]
-        if before:
-            pairs.append((before[-1], t))
-    return pairs
-
-
 def ms(values):
     values = sorted(values)
     if not values:
         return "none"
-    median = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
-    return f"median {median * 1000:.0f} ms, max {values[-1] * 1000:.0f} ms over {len(values)}"
-
-
-def median(values):
-    values = sorted(values)
-    return 0.0 if not values else (values[(len(values) - 1) // 2] + values[len(values) // 2]) / 2
-
-
-def p95(values):
-    """The 95th percentile (nearest rank)."""
-    values = sorted(values)
-    return 0.0 if not values else values[max(0, -(-95 * len(values) // 100) - 1)]
+    return f"median {median(values) * 1000:.0f} ms, max {values[-1] * 1000:.0f} ms over {len(values)}"
 
 
 def main():
@@ -272,8 +111,7 @@ def main():
 
     print()
     print("Listening at the prompt (vsh --audio-in FILE, real time; baseline: pocketsphinx_continuous, same audio and pace)")
-    print(f"{'benchmark':<34} {'vsh':>12} {'baseline':>12} {'unit':<8} {'vsh/base':>8}")
-    print("-" * 100)
+    row_head()
 
     # Latency.
     with open(files["commands"] + ".ends") as f:
@@ -288,7 +126,7 @@ def main():
     log("vsh, end of speech to the command starting: " + ms([t - e for e, t in ours]))
     log("  of which the endpointer's wait for silence: " + ms([u - e for (e, _), (_, u, _) in zip(ours, started)]))
     log("  and decoding and dispatch: " + ms([s - u for _, u, s in started]))
-    base = Paced(files["commands"])
+    base = Paced(files["commands"], BASELINE)
     base.wait()
     theirs = latency_pairs(ends, [t for t, line in base.lines if line])
     log(f"baseline heard {len(base.lines)}: {', '.join(line for _, line in base.lines)}")
@@ -322,7 +160,7 @@ def main():
         ours = cpu_percent(term.pid, args.seconds, term.pump)
         ran = STARTED.findall(term.text)
         term.close()
-        base = Paced(files[name])
+        base = Paced(files[name], BASELINE)
         time.sleep(5)
         theirs = cpu_percent(base.pid, args.seconds)
         base.close()

@@ -43,233 +43,25 @@ child processes (one process per file, --jobs at a time).
 """
 import argparse
 import collections
-import concurrent.futures
 import json
 import os
 import re
-import resource
 import shutil
-import subprocess
 import sys
 import time
-import wave
-import zlib
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, require_eval, snapshot_home  # noqa: E402
+from lib.data import (DIGITS, SC_WORDS, cards_rows, fsdd_rows, prepare, prompt_rows,  # noqa: E402
+                      quick_subset, speech_commands_rows)
+from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
+from lib.score import pct as percent  # noqa: E402
+from lib.vsh import DICTIONARY, STOCK as BASELINE, Outcome, measured, run, stock_argv, stock_tool, vsh_tool  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REAL = os.path.join(require_eval(EVAL_DIR), "real")
-GRAMMARS = os.path.join(ROOT, "bench", "real")
-MODEL = "/usr/share/pocketsphinx/model/en-us"
-BASELINE = "pocketsphinx_continuous"
-BASELINE_COMMON = ["-hmm", MODEL + "/en-us", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"]
-SC_WORDS = ["yes", "no", "up", "down", "left", "right", "on", "off", "stop", "go"]
-DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-PAD = 0.4            # seconds of noise each side
-PREP_VERSION = "1"   # bump when the padding recipe changes
+require_eval(EVAL_DIR)
 KWS_EXPONENTS = [40, 30, 20, 15, 10, 5, 0, -5, -10, -20, -30, -40]  # thresholds 1eN
-TIMEOUT = 120
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def fold_of(key):
-    return zlib.crc32(key.encode()) % 2
-
-
-# ---------------------------------------------------------------- audio preparation
-
-def read_audio(path, rate):
-    """Any file sox reads, as int16 mono at `rate`."""
-    out = subprocess.run(["sox", path, "-t", "raw", "-r", str(rate), "-e", "signed", "-b", "16", "-c", "1", "-"],
-                         capture_output=True, check=True).stdout
-    return np.frombuffer(out, dtype="<i2").astype(np.float64)
-
-
-def write_wav(path, x, rate):
-    y = np.clip(np.round(x), -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(y.tobytes())
-
-
-def room_noise(x, rate, n, seed):
-    """n samples of noise shaped like the clip's quietest 100 ms, at its level."""
-    frame = rate // 100
-    win = 10 * frame
-    if len(x) < win + frame:
-        quiet = x
-    else:
-        e = np.convolve(x[: len(x) // frame * frame].reshape(-1, frame).var(axis=1) + 1e-3, np.ones(10), "valid")
-        a = int(np.argmin(e)) * frame
-        quiet = x[a:a + win]
-    quiet = quiet - quiet.mean()
-    level = max(np.sqrt(np.mean(quiet ** 2)), 0.5)
-    rng = np.random.default_rng(zlib.crc32(seed.encode()))
-    spec = np.abs(np.fft.rfft(quiet * np.hanning(len(quiet)))) + 1e-9
-    white = rng.standard_normal(n)
-    shaped = np.fft.irfft(np.fft.rfft(white) * np.interp(np.linspace(0, 1, n // 2 + 1),
-                                                          np.linspace(0, 1, len(spec)), spec), n)
-    return shaped / (np.sqrt(np.mean(shaped ** 2)) + 1e-12) * level
-
-
-def padded(x, rate, seed):
-    n = int(PAD * rate)
-    return np.concatenate([room_noise(x, rate, n, seed + "<"), x, room_noise(x, rate, n, seed + ">")])
-
-
-def speech_commands_rows():
-    base = os.path.join(REAL, "speech-commands")
-    rows = []
-    for cls in sorted(os.listdir(base)):
-        d = os.path.join(base, cls)
-        if not os.path.isdir(d):
-            continue
-        for f in sorted(os.listdir(d)):
-            if not f.endswith((".flac", ".wav")):
-                continue
-            stem = f.rsplit(".", 1)[0]
-            if cls == "_silence_":
-                speaker, expected = "silence-" + stem, ""
-            elif cls == "_unknown_":
-                speaker, expected = stem.split("_")[1], ""
-            else:
-                speaker, expected = stem.split("_")[0], cls
-            rows.append(dict(set="sc", id=f"{cls}/{stem}", cls=cls, speaker=speaker, expected=expected,
-                             src=os.path.join(d, f), rate=16000))
-    return rows
-
-
-def prompt_rows():
-    rows = speech_commands_rows()
-    for r in rows:
-        r["set"], r["audio"] = "prompt", "sc"  # the same padded audio as sc
-        r["expected"] = "stop" if r["cls"] == "stop" else ""
-        r["grammar"] = os.path.join(ROOT, "bench", "commands.gram")
-    return rows
-
-
-def fsdd_rows():
-    d = os.path.join(REAL, "fsdd")
-    rows = []
-    for f in sorted(os.listdir(d)):
-        if not f.endswith(".wav"):
-            continue
-        digit, speaker, take = f[:-4].split("_")
-        rows.append(dict(set="fsdd", id=f[:-4], cls=DIGITS[int(digit)], speaker=speaker,
-                         expected=DIGITS[int(digit)], src=os.path.join(d, f), rate=8000))
-    return rows
-
-
-def cards_rows():
-    rows = []
-    with open(os.path.join(REAL, "cards", "cards.transcription")) as f:
-        for line in f:
-            m = re.match(r"\s*<s>(.*)</s>\s*\((\w+)\)", line)
-            if m:
-                rows.append(dict(set="cards", id=m.group(2), cls="cards", speaker="cards", expected=" ".join(m.group(1).split()),
-                                 src=os.path.join(REAL, "cards", m.group(2) + ".wav"), rate=16000,
-                                 grammar=os.path.join(REAL, "cards", "cards.gram")))
-    rows.append(dict(set="cards", id="goforward", cls="goforward", speaker="goforward", expected="go forward ten meters",
-                     src=os.path.join(REAL, "goforward.raw"), rate=16000, grammar=os.path.join(REAL, "goforward.gram")))
-    return rows
-
-
-def prepare(rows, cache):
-    """Pads each clip (cached); fills row['path'] (16 kHz WAV) and row['fold']."""
-    todo = []
-    for r in rows:
-        r["fold"] = fold_of(r["speaker"])
-        r["path"] = os.path.join(cache, "audio", PREP_VERSION, r.get("audio", r["set"]), r["id"].replace("/", "__") + ".wav")
-        if not os.path.exists(r["path"]):
-            todo.append(r)
-    if todo:
-        log(f"padding {len(todo)} clips into {os.path.join(cache, 'audio')}")
-
-    def one(r):
-        os.makedirs(os.path.dirname(r["path"]), exist_ok=True)
-        src = r["src"]
-        if src.endswith(".raw"):
-            x = np.fromfile(src, dtype="<i2").astype(np.float64)
-        else:
-            x = read_audio(src, r["rate"])
-        y = padded(x, r["rate"], r.get("audio", r["set"]) + "/" + r["id"])
-        tmp = r["path"] + ".tmp.wav"
-        if r["rate"] == 16000:
-            write_wav(tmp, y, 16000)
-        else:
-            low = r["path"] + ".low.wav"
-            write_wav(low, y, r["rate"])
-            subprocess.run(["sox", low, "-r", "16000", tmp], check=True)
-            os.remove(low)
-        os.replace(tmp, r["path"])
-
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        list(pool.map(one, todo))
-    return rows
-
-
-def quick_subset(rows, keep=4):
-    """Speaker-stratified: only speakers with crc32(speaker) % 16 < keep (both folds keep
-    the same share); fsdd, which has 4 speakers, keeps every 5th take instead."""
-    out = []
-    for r in rows:
-        if r["set"] == "fsdd":
-            if int(r["id"].split("_")[2]) % 5 == 0:
-                out.append(r)
-        elif r["set"] == "cards" or (zlib.crc32(r["speaker"].encode()) >> 4) % 16 < keep:
-            out.append(r)
-    return out
-
-
-# ---------------------------------------------------------------- running the tools
-
-def run(argv, env=None):
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=TIMEOUT)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        return -1, "", "timed out"
-    except OSError as e:
-        return -1, "", str(e)
-
-
-def phrase(s):
-    return " ".join(re.sub(r"\(\d+\)", "", str(s)).lower().split())
-
-
-class Outcome:
-    def __init__(self, accepted=(), heard="", error=None, utterances=()):
-        self.accepted = [phrase(a) for a in accepted]
-        self.heard = heard
-        self.error = error
-        self.utterances = list(utterances)  # vsh: the JSON objects
-
-
-def vsh_tool(vsh, env, extra):
-    def one(row):
-        rc, out, err = run([vsh, "listen", "--from", row["path"], "--json", "--grammar", row["grammar"], *extra], env)
-        if rc != 0:
-            return Outcome(error=f"exit {rc}: {err.strip()[:200]}")
-        objs = [json.loads(l) for l in out.splitlines() if l.strip()]
-        heard = " ; ".join(f"{o.get('text', '')}@{o.get('confidence', 0):.3f}" + ("" if o.get("command") is not None else "(rej)")
-                           for o in objs)
-        return Outcome([o["command"] for o in objs if o.get("command") is not None], heard, utterances=objs)
-    return one
-
-
-def continuous_tool(row):
-    rc, out, err = run([BASELINE, "-infile", row["path"], "-jsgf", row["grammar"], *BASELINE_COMMON])
-    hyps = [l.strip() for l in out.splitlines() if l.strip()]
-    return Outcome(hyps, " ; ".join(hyps), error=None if rc == 0 else f"exit {rc}")
-
+# ---------------------------------------------------------------- stock keyword spotting
 
 def kws_files(cache):
     """A dictionary with one alias per word and threshold (yes_t10 = Y EH S), and the
@@ -277,7 +69,7 @@ def kws_files(cache):
     d = os.path.join(cache, "kws")
     os.makedirs(d, exist_ok=True)
     prons = {}
-    with open(MODEL + "/cmudict-en-us.dict") as f:
+    with open(DICTIONARY) as f:
         for line in f:
             w, *ph = line.split()
             if w in SC_WORDS and w not in prons:
@@ -297,21 +89,10 @@ def tag(e):
 
 def kws_tool(dic, lst):
     def one(row):
-        rc, out, err = run([BASELINE, "-infile", row["path"], "-kws", lst, "-hmm", MODEL + "/en-us", "-dict", dic,
-                            "-logfn", "/dev/null"])
+        rc, out, err = run(stock_argv(row["path"], "-kws", lst, dictionary=dic))
         spotted = set(re.findall(r"\b([a-z]+_t[pm]\d+)\b", out))
         return Outcome([], " ".join(sorted(spotted)), error=None if rc == 0 else f"exit {rc}")
     return one
-
-
-def measured(what, fn, rows, jobs):
-    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        outs = list(pool.map(fn, rows))
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
-    log(f"{what}: {len(rows)} files, {cpu:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall")
-    return outs, cpu
 
 
 # ---------------------------------------------------------------- keyword thresholds
@@ -352,7 +133,7 @@ def kws_cross_validated(rows, outs):
 # ---------------------------------------------------------------- report
 
 def pct(n, d):
-    return f"{100 * n / d:5.1f}% ({n}/{d})" if d else "n/a"
+    return percent(n, d, 5)
 
 
 def write_tsv(path, rows, decisions, outs):
@@ -438,7 +219,7 @@ def main():
                     help="only the clips of this speaker fold: tune on 0 without running (or seeing) the held-out 1")
     ap.add_argument("--quick", action="store_true", help="speaker-stratified subset (1/4 of the speakers, 1/5 of fsdd)")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
+    ap.add_argument("--vsh", default=VSH)
     ap.add_argument("--vsh-args", default="", help="extra arguments for vsh listen (e.g. '--threshold 0')")
     ap.add_argument("--vsh-config", default=None,
                     help="a vsh.toml for vsh to read as the user's (e.g. voice.early_end_ms = 0 for the full hangover)")
@@ -467,7 +248,7 @@ def main():
     os.makedirs(args.cache, exist_ok=True)
     start = time.perf_counter()
     home, env = snapshot_home("vsh-bench-real-", args.vsh_config)
-    vsh_fn = vsh_tool(vsh, env, args.vsh_args.split())
+    vsh_fn = vsh_tool(vsh, env, extra=args.vsh_args.split(), places=3)
     print(f"vsh: {vsh} {args.vsh_args}{' with ' + args.vsh_config if args.vsh_config else ''}; baseline: {BASELINE}; jobs {args.jobs}"
           f"{'; QUICK subset (speaker-stratified): numbers are noisy' if args.quick else ''}")
     results = {}
@@ -484,7 +265,7 @@ def main():
                 rows = [r for r in rows if r["fold"] == args.fold]
             tools = []
             if "vsh" in run_tools:
-                outs, cpu = measured(f"{args.label}, {s}", vsh_fn, rows, args.jobs)
+                outs, cpu, _ = measured(f"{args.label}, {s}", vsh_fn, rows, args.jobs)
                 dec = [o.accepted for o in outs]
                 tools.append((args.label, dec, cpu))
                 write_tsv(os.path.join(args.cache, f"{s}-{args.label}.tsv"), rows, dec, outs)
@@ -499,13 +280,13 @@ def main():
                     log(f"vsh failed on {len(bad)} files, e.g. {bad[:3]}")
             if True:
                 if "continuous" in run_tools:
-                    bouts, bcpu = measured(f"stock continuous, {s}", continuous_tool, rows, args.jobs)
+                    bouts, bcpu, _ = measured(f"stock continuous, {s}", stock_tool(), rows, args.jobs)
                     bdec = [o.accepted for o in bouts]
                     tools.append(("stock continuous", bdec, bcpu))
                     write_tsv(os.path.join(args.cache, f"{s}-continuous.tsv"), rows, bdec, bouts)
                 if s == "sc" and "kws" in run_tools:
                     dic, lst = kws_files(args.cache)
-                    kouts, kcpu = measured(f"stock kws, {s}", kws_tool(dic, lst), rows, args.jobs)
+                    kouts, kcpu, _ = measured(f"stock kws, {s}", kws_tool(dic, lst), rows, args.jobs)
                     kdec, fitted = kws_cross_validated(rows, kouts)
                     tools.append(("stock kws (CV)", kdec, kcpu))
                     write_tsv(os.path.join(args.cache, f"{s}-kws.tsv"), rows, kdec, kouts)

@@ -12,10 +12,10 @@ import sys
 import tempfile
 import wave
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VSH = os.environ.get("VSH_BIN", os.path.join(HERE, "..", ".build/release/vsh"))
-EVAL = os.environ.get("VSH_EVAL", os.path.join(HERE, "..", "..", "shared", "eval"))
-MODEL = "/usr/share/pocketsphinx/model/en-us"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.audio import write_frames  # noqa: E402
+from lib.env import EVAL_DIR as EVAL, VSH, isolated_env  # noqa: E402
+from lib.vsh import MODEL, stock_argv  # noqa: E402
 
 
 def cpu_of(argv, env=None):
@@ -38,17 +38,10 @@ def main():
             for name in parts:
                 with wave.open(os.path.join(librivox, name)) as w:
                     frames += w.readframes(w.getnframes()) + silence
-        with wave.open(audio, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(16000)
-            w.writeframes(frames)
+        write_frames(audio, frames)
         seconds = len(frames) / 32000
-        env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=tmp + "/config", XDG_STATE_HOME=tmp + "/state",
-                   XDG_DATA_HOME=tmp + "/data")
-        vsh = cpu_of([VSH, "--store", tmp + "/store", "-c", f"record --from {audio} --title bench"], env)
-        base = cpu_of(["pocketsphinx_continuous", "-infile", audio, "-hmm", MODEL + "/en-us",
-                       "-lm", MODEL + "/en-us.lm.bin", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"])
+        vsh = cpu_of([VSH, "--store", tmp + "/store", "-c", f"record --from {audio} --title bench"], isolated_env(tmp))
+        base = cpu_of(stock_argv(audio, "-lm", MODEL + "/en-us.lm.bin"))
         print(f"\n| record, {seconds:.0f} s of speech | vsh | pocketsphinx_continuous -lm | ratio |")
         print("|---|---|---|---|")
         print(f"| CPU s per s of audio | {vsh / seconds:.3f} | {base / seconds:.3f} | {vsh / base:.2f} |")

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""vsh benchmarks: each figure beside its baseline, measured in the same run.
+"""The shell itself beside bash: start to the first prompt, and lines of a script per second.
 
-Run with `make bench` (builds release first). VSH_BIN names the binary.
+    python3 bench/shell.py
+
+`make bench` runs it with the other benchmarks (building release first); VSH_BIN names
+the binary.
 """
 import os
 import pty
@@ -13,56 +16,9 @@ import sys
 import tempfile
 import time
 
-VSH = os.environ.get("VSH_BIN", os.path.join(os.path.dirname(__file__), "..", ".build/release/vsh"))
-# The evaluation data (../shared/eval beside the checkout, or $VSH_EVAL): real and
-# synthetic speech the voice benchmarks measure on. Tests never need it.
-EVAL_DIR = os.environ.get("VSH_EVAL") or os.path.normpath(
-    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "eval"))
-
-
-def require_eval(path):
-    """Stops the benchmark with status 2 and a clear message when the data is missing."""
-    if not os.path.exists(os.path.join(path, "make-commands-corpus")):
-        sys.stderr.write(f"no evaluation data in {path}: put shared/eval beside the checkout, "
-                         "pass --eval DIR or set VSH_EVAL\n")
-        sys.exit(2)
-    return path
-
-
-def isolated_env(home):
-    env = dict(os.environ)
-    for k in ("VSH_STORE", "VSH_CONFIG", "VSH_SHARE"):
-        env.pop(k, None)
-    env.update(HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_STATE_HOME=home + "/state",
-               XDG_DATA_HOME=home + "/data", TERM="xterm")
-    return env
-
-
-def voice_config(home, name, settings):
-    """A configuration directory home/name (for --config or VSH_CONFIG) whose vsh.toml
-    has `settings` (lines such as "early_end_ms = 0") in its [voice] section."""
-    directory = os.path.join(home, name)
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "vsh.toml"), "w") as f:
-        f.write(f"[voice]\n{settings}\n")
-    return directory
-
-
-def snapshot_home(prefix, vsh_config=None):
-    """A new isolated home whose vsh reads a snapshot of this tree's shipped config/ and
-    commands/ (taken now, so a run stays consistent while someone edits them), and
-    `vsh_config` as the user's vsh.toml. Returns (home, env)."""
-    home = tempfile.mkdtemp(prefix=prefix)
-    env = isolated_env(home)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for d in ("config", "commands"):
-        if os.path.isdir(os.path.join(root, d)):
-            shutil.copytree(os.path.join(root, d), os.path.join(home, "share", d))
-    env["VSH_SHARE"] = os.path.join(home, "share")
-    if vsh_config:
-        os.makedirs(os.path.join(home, "config", "vsh"))
-        shutil.copy(vsh_config, os.path.join(home, "config", "vsh", "vsh.toml"))
-    return home, env
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.env import VSH, isolated_env  # noqa: E402
+from lib.score import row, row_head  # noqa: E402
 
 
 def time_to_prompt(argv, env, prompt=b"vsh> ", runs=30):
@@ -104,20 +60,13 @@ def time_script(argv, script, env, runs=5):
     return best
 
 
-def row(name, ours, base, unit, goal, better="lower"):
-    ratio = ours / base if base else float("inf")
-    ok = (ours <= goal) if better == "lower" else (ours >= goal)
-    print(f"{name:<34} {ours:>12.1f} {base:>12.1f} {unit:<8} {ratio:>7.2f}x   goal {'≤' if better == 'lower' else '≥'} {goal:g} {unit}: {'met' if ok else 'NOT MET'}")
-
-
 def main():
     if not os.access(VSH, os.X_OK):
         sys.exit(f"{VSH} not built: run `make bench`")
     home = tempfile.mkdtemp(prefix="vsh-bench-")
     try:
         env = isolated_env(home)
-        print(f"{'benchmark':<34} {'vsh':>12} {'baseline':>12} {'unit':<8} {'vsh/base':>8}")
-        print("-" * 100)
+        row_head()
 
         # Start-up: exec to the first prompt on a terminal. Baseline: bash with no rc files.
         ours = time_to_prompt([VSH], env) * 1000

@@ -42,6 +42,7 @@ RSS growth: RSS at the end minus RSS when the first minute of audio had been dec
 """
 import argparse
 import hashlib
+import json
 import os
 import pty
 import re
@@ -49,23 +50,19 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import wave
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, isolated_env, require_eval  # noqa: E402
-from voice_data import ensure_corpus, log  # noqa: E402
+from lib.audio import RATE, read_wav, write_wav  # noqa: E402
+from lib.data import ensure_corpus  # noqa: E402
+from lib.env import COMMANDS_GRAMMAR as GRAMMAR, EVAL_DIR, ROOT, VSH, log, snapshot_home  # noqa: E402
+from lib.score import markdown_table, met  # noqa: E402
+from lib.terminal import ANSI  # noqa: E402
+from lib.vsh import STOCK, listen_argv, stock_argv  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRAMMAR = os.path.join(ROOT, "bench", "commands.gram")
-MODEL = "/usr/share/pocketsphinx/model/en-us"
-BASELINE = ["pocketsphinx_continuous", "-jsgf", GRAMMAR, "-hmm", MODEL + "/en-us",
-            "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null", "-time", "yes"]
-RATE = 16000
 RECIPE = "3"  # bump when the audio recipe changes, to regenerate the cache
 CONDITIONS = ["clean", "quiet", "white20db", "pink10db", "brown5db"]
 # Run at the prompt, these change nothing that matters to the next utterance.
@@ -74,7 +71,6 @@ HARMLESS = {"list", "list transcripts", "show one", "play two", "quality low", "
             "save", "save transcript", "stop recording"}
 TOLERANCE = 0.1
 GOAL_MB = 5.0
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b\][^\x07]*\x07|\r")
 STARTED = re.compile(r'voice: ".*?" [\d.]+ → .*?; utterance ended at ([\d.]+) s')
 PROMPT_RESULT = re.compile(r'voice: ".*?" [\d.]+ → |\(ignored "|did you mean |there is no question to answer')
 
@@ -83,15 +79,9 @@ PROMPT_RESULT = re.compile(r'voice: ".*?" [\d.]+ → |\(ignored "|did you mean |
 
 def speech_span(path, floor_db=-60):
     """(first, last + 1) sample of the clean file above `floor_db` dBFS."""
-    with wave.open(path) as w:
-        x = np.abs(np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.int32))
+    x = np.abs(read_wav(path).astype(np.int32))
     loud = np.flatnonzero(x > 32768 * 10 ** (floor_db / 20))
     return int(loud[0]), int(loud[-1]) + 1
-
-
-def read_wav(path):
-    with wave.open(path) as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32)
 
 
 def build(path, rows, seconds, seed):
@@ -112,7 +102,7 @@ def build(path, rows, seconds, seed):
             clean = r["path"].replace(f"/{r['condition']}/", "/clean/")
             if clean not in spans:
                 spans[clean] = speech_span(clean)
-            y = read_wav(r["path"])
+            y = read_wav(r["path"]).astype(np.float32)
             if at + len(y) > n - RATE:
                 break
             x[at:at + len(y)] += y
@@ -122,11 +112,7 @@ def build(path, rows, seconds, seed):
         else:
             continue
         break
-    with wave.open(path + ".part", "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(np.clip(np.round(x), -32768, 32767).astype(np.int16).tobytes())
+    write_wav(path + ".part", x, RATE)
     with open(path + ".tsv", "w") as f:
         f.write("id\tcondition\ttext\tstart\tend\n")
         f.writelines(f"{i}\t{c}\t{e}\t{s:.4f}\t{t:.4f}\n" for i, c, e, s, t in placed)
@@ -232,11 +218,10 @@ class Run:
 
 
 def vsh_listen(vsh, path, env):
-    run = Run([vsh, "listen", "--from", path, "--json", "--grammar", GRAMMAR], env)
+    run = Run(listen_argv(vsh, path, GRAMMAR), env)
     run.collect()
     if run.status != 0:
         sys.exit(f"vsh listen failed (exit {run.status}): {run.stderr.strip()[:500]}")
-    import json
     segments, progress = [], []
     for wall, line in run.lines:
         o = json.loads(line)
@@ -260,7 +245,7 @@ def vsh_prompt(vsh, path, env):
 
 
 def baseline(path):
-    run = Run(BASELINE + ["-infile", path])
+    run = Run(stock_argv(path, "-jsgf", GRAMMAR, "-time", "yes"))
     run.collect()
     segments, current = [], None
     for _, line in run.lines:
@@ -315,19 +300,13 @@ def rss_figures(run, progress, audio_seconds):
 # ---------------------------------------------------------------- report
 
 def table(rows):
-    head = ("metric", "vsh listen", "vsh prompt", "baseline", "listen/baseline", "goal", "met?")
-    width = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, width)) + " |"
-    print(line(head))
-    print("|" + "|".join("-" * (w + 2) for w in width) + "|")
-    for r in rows:
-        print(line(r))
+    markdown_table(("metric", "vsh listen", "vsh prompt", "baseline", "listen/baseline", "goal", "met?"), rows)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=60, help="minutes of audio (default 60)")
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")),
+    ap.add_argument("--vsh", default=VSH,
                     help="the vsh binary (default $VSH_BIN, else .build/release/vsh)")
     ap.add_argument("--skip", action="append", choices=["prompt", "baseline"], default=[], help="leave a run out")
     ap.add_argument("--eval", default=EVAL_DIR,
@@ -337,19 +316,15 @@ def main():
     vsh = os.path.abspath(args.vsh)
     if not os.access(vsh, os.X_OK):
         sys.exit(f"{vsh} is not an executable vsh: build it (`swift build -c release`) or pass --vsh")
-    if "baseline" not in args.skip and not shutil.which(BASELINE[0]):
-        sys.exit(f"{BASELINE[0]} not found: install Debian's pocketsphinx (`make bench-deps`)")
+    if "baseline" not in args.skip and not shutil.which(STOCK):
+        sys.exit(f"{STOCK} not found: install Debian's pocketsphinx (`make bench-deps`)")
     os.makedirs(args.cache, exist_ok=True)
     corpus = [r for r in ensure_corpus(os.path.join(ROOT, ".build/bench-voice/corpus"), args.eval)
               if r["condition"] in CONDITIONS]
     path, expected = ensure_soak(args.cache, "soak", corpus, args.minutes, 1)
     seconds = args.minutes * 60
-    home = tempfile.mkdtemp(prefix="vsh-bench-soak-")
-    env = dict(isolated_env(home), LANG="C.UTF-8")
-    for d in ("config", "commands"):  # a snapshot of this tree's shipped files, as voice.py
-        if os.path.isdir(os.path.join(ROOT, d)):
-            shutil.copytree(os.path.join(ROOT, d), os.path.join(home, "share", d))
-    env["VSH_SHARE"] = os.path.join(home, "share")
+    home, env = snapshot_home("vsh-bench-soak-")  # a snapshot of this tree's shipped files, as voice.py
+    env["LANG"] = "C.UTF-8"
     try:
         log(f"vsh listen over {path} ({len(expected)} utterances)")
         listen, segments, progress = vsh_listen(vsh, path, env)
@@ -361,7 +336,7 @@ def main():
             prompt = (*vsh_prompt(vsh, prompt_path, env), prompt_expected)
         base = None
         if "baseline" not in args.skip:
-            log(f"{BASELINE[0]} over {path}")
+            log(f"{STOCK} over {path}")
             base = baseline(path)
     finally:
         shutil.rmtree(home, ignore_errors=True)
@@ -369,8 +344,8 @@ def main():
     dropped, merged, spurious = match(expected, segments)
     first, end, peak = rss_figures(listen, progress, seconds)
     rows = []
-    cols = lambda ours, p="—", b="—", ratio="—", goal="—", met=None: \
-        rows.append((ours[0], ours[1], p, b, ratio, goal, {None: "—", True: "yes", False: "NO"}[met]))
+    cols = lambda ours, p="—", b="—", ratio="—", goal="—", ok=None: \
+        rows.append((ours[0], ours[1], p, b, ratio, goal, met(ok)))
     if prompt:
         prun, presults, pprogress, pexpected = prompt
         pfirst, pend, ppeak = rss_figures(prun, pprogress, seconds)

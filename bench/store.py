@@ -15,7 +15,9 @@ import sys
 import tempfile
 import time
 
-VSH = os.environ.get("VSH_BIN", os.path.join(os.path.dirname(__file__), "..", ".build/release/vsh"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib.env import VSH  # noqa: E402
+
 SIZES = [int(s) for s in os.environ.get("VSH_BENCH_SIZES", "1000,100000").split(",")]
 COMMON = ("the a and to of we it is that for on with I you this be have not at so but do "
           "meeting garden coffee tomorrow call project deadline review notes idea kitchen").split()

@@ -36,8 +36,6 @@ whole).
 """
 import argparse
 import concurrent.futures
-import dictation_final
-import json
 import os
 import resource
 import shutil
@@ -46,16 +44,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import real_speech as rs  # noqa: E402
-from run import isolated_env, require_eval, EVAL_DIR  # noqa: E402
+from lib.data import fsdd_rows, librivox_words, prepare, prompt_rows, quick_subset  # noqa: E402
+from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, isolated_env, log, require_eval  # noqa: E402
+from lib.score import edit_distance  # noqa: E402
+from lib.vsh import commands, json_lines, listen as vsh_listen, phrase, run  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRAMMAR = os.path.join(ROOT, "bench", "real", "digits.gram")
+GRAMMAR = os.path.join(GRAMMARS, "digits.gram")
 OUT = os.path.join(ROOT, ".build", "bench-train")
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
+REAL_CACHE = os.path.join(ROOT, ".build", "bench-real")
 
 
 def take_of(row):
@@ -65,12 +61,11 @@ def take_of(row):
 def listen(vsh, env, rows, jobs):
     """{row id: (accepted phrase or None, top phrase)}"""
     def one(row):
-        rc, out, err = rs.run([vsh, "listen", "--from", row["path"], "--json", "--grammar", GRAMMAR], env)
-        if rc != 0:
-            return row["id"], (None, f"error {err.strip()[:80]}")
-        objs = [json.loads(l) for l in out.splitlines() if l.strip()]
-        accepted = [rs.phrase(o["command"]) for o in objs if o.get("command") is not None]
-        top = [rs.phrase(o.get("text", "")) for o in objs if o.get("text")]
+        objs, err = vsh_listen(vsh, env, row["path"], GRAMMAR)
+        if err:
+            return row["id"], (None, f"error {err}")
+        accepted = [phrase(c) for c in commands(objs)]
+        top = [phrase(o.get("text", "")) for o in objs if o.get("text")]
         return row["id"], (accepted[0] if len(accepted) == 1 else (" ; ".join(accepted) or None),
                            top[0] if top else "")
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -105,9 +100,8 @@ def prompt_accepts(vsh, env, rows, jobs):
     """(accept % of "stop", false-accept % of the rest) against vsh's own commands, as at
     the prompt: `listen` without --grammar, so the threshold `train` calibrated applies."""
     def one(row):
-        rc, out, _ = rs.run([vsh, "listen", "--from", row["path"], "--json"], env)
-        objs = [json.loads(l) for l in out.splitlines() if l.strip()] if rc == 0 else []
-        return row, [rs.phrase(o["command"]) for o in objs if o.get("command") is not None]
+        objs, _ = vsh_listen(vsh, env, row["path"])
+        return row, [phrase(c) for c in commands(objs or [])]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(one, rows))
     stops = [acc for r, acc in results if r["expected"] == "stop"]
@@ -123,26 +117,23 @@ def prompt_version(rows):
 
 def librivox_wer(vsh, env):
     librivox = os.path.join(EVAL_DIR, "real", "librivox")
-    refs = {}
-    for line in open(os.path.join(librivox, "transcription")):
-        refs[line.strip().split("(")[-1].rstrip(")")] = line.split("(")[0].replace("<s>", "").replace("</s>", "").split()
     errors = words = 0
-    for name, ref in sorted(refs.items()):
-        rc, out, err = rs.run([vsh, "transcribe", os.path.join(librivox, name + ".wav"), "--json"], env)
-        hyp = " ".join(json.loads(l).get("text", "") for l in out.splitlines() if l.strip()).lower().split()
-        errors += dictation_final.wer(hyp, ref)
+    for name, ref in sorted(librivox_words().items()):
+        objs, _ = json_lines(*run([vsh, "transcribe", os.path.join(librivox, name + ".wav"), "--json"], env))
+        hyp = " ".join(o.get("text", "") for o in objs or []).lower().split()
+        errors += edit_distance(ref, hyp)
         words += len(ref)
     return 100 * errors / words
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")))
+    ap.add_argument("--vsh", default=VSH)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="every 5th test take (90 per speaker)")
     args = ap.parse_args()
     require_eval(EVAL_DIR)
-    rows = rs.prepare(rs.fsdd_rows(), os.path.join(ROOT, ".build", "bench-real"))
+    rows = prepare(fsdd_rows(), REAL_CACHE)
     speakers = sorted({r["speaker"] for r in rows})
     adapt = {s: [r for r in rows if r["speaker"] == s and take_of(r) < 5] for s in speakers}
     test = {s: [r for r in rows if r["speaker"] == s and take_of(r) >= 5 and (not args.quick or take_of(r) % 5 == 0)]
@@ -189,7 +180,7 @@ def main():
     first = speakers[0]
     log(f"people it was not made for: Speech Commands against the prompt grammar, librivox dictation "
         f"(stock and adapted on {first})")
-    sc = rs.quick_subset(rs.prepare(rs.prompt_rows(), os.path.join(ROOT, ".build", "bench-real")))
+    sc = quick_subset(prepare(prompt_rows(), REAL_CACHE))
     first_env = isolated_env(os.path.join(OUT, first))
     sc_stock, sc_adapted = prompt_accepts(args.vsh, stock_env, sc, args.jobs), prompt_accepts(args.vsh, first_env, sc, args.jobs)
     wer_stock, wer_adapted = librivox_wer(args.vsh, stock_env), librivox_wer(args.vsh, first_env)

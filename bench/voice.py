@@ -14,7 +14,7 @@ vsh runs `listen --from FILE --json --grammar bench/commands.gram` per file; the
 runs `pocketsphinx_continuous -infile FILE -jsgf bench/commands.gram`, and every line it
 prints counts as an accepted hypothesis. Both run the same way, one process per file, N at
 a time; vsh with an isolated HOME and a snapshot of this tree's config/ and commands/ taken
-at the start. Audio is generated once into .build/bench-voice/ and reused (bench/voice_data.py);
+at the start. Audio is generated once into .build/bench-voice/ and reused (bench/lib/data.py);
 per-file outcomes go to .build/bench-voice/{results,oog,dictation}-{vsh,baseline}.tsv.
 --eval DIR (or VSH_EVAL) names the evaluation data, default ../shared/eval.
 
@@ -23,11 +23,7 @@ Exit status: 0 when both tools ran (missed goals included), 1 when vsh failed on
 """
 import argparse
 import collections
-import concurrent.futures
-import json
 import os
-import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -36,84 +32,21 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import EVAL_DIR, snapshot_home  # noqa: E402  (the same isolated HOME/XDG as the other benchmarks)
-from voice_data import ensure_corpus, ensure_oog, librivox, log, subset  # noqa: E402
+from lib.data import ensure_corpus, ensure_oog, librivox, subset  # noqa: E402
+from lib.env import COMMANDS_GRAMMAR as GRAMMAR, EVAL_DIR, ROOT, VSH, log, snapshot_home  # noqa: E402
+from lib.score import edit_distance, markdown_table, met, pct, ratio, words  # noqa: E402
+from lib.vsh import (MODEL, STOCK as BASELINE, Outcome, first_line, json_lines, measured,  # noqa: E402
+                     phrases, run, stock_argv, stock_lines, stock_tool, stock_version, vsh_tool)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRAMMAR = os.path.join(ROOT, "bench", "commands.gram")
-MODEL = "/usr/share/pocketsphinx/model/en-us"
-BASELINE = "pocketsphinx_continuous"
-# The baseline's flags: pocketsphinx_continuous's own defaults, spelled out.
-BASELINE_COMMON = ["-hmm", MODEL + "/en-us", "-dict", MODEL + "/cmudict-en-us.dict", "-logfn", "/dev/null"]
 CONDITIONS = ["clean", "quiet", "white20db", "pink10db", "brown5db", "session"]
-TIMEOUT = 300  # seconds per file; a hung recogniser counts as a failure
 
 
 # ---------------------------------------------------------------- running
 
-class Outcome:
-    """What one recogniser made of one file."""
-    def __init__(self, accepted=(), heard="", latencies=(), error=None, status=0):
-        self.accepted = list(accepted)    # accepted command phrases, in order
-        self.heard = heard                # everything heard, for the TSV
-        self.latencies = list(latencies)  # seconds, vsh only
-        self.error = error                # why the tool failed on this file, or None
-        self.status = status
-
-
-def run(argv, env=None):
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=TIMEOUT)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        return -1, "", f"timed out after {TIMEOUT} s"
-    except OSError as e:
-        return -1, "", str(e)
-
-
-def first_line(s):
-    return next((l.strip() for l in s.splitlines() if l.strip()), "")
-
-
-def parse_vsh_json(rc, stdout, stderr):
-    if rc != 0:
-        return None, f"exit {rc}: {first_line(stderr)}"
-    objs = []
-    for line in stdout.splitlines():
-        if not line.strip():
-            continue
-        try:
-            o = json.loads(line)
-        except ValueError:
-            return None, f"not JSON: {line[:80]!r}"
-        if not isinstance(o, dict):
-            return None, f"not a JSON object: {line[:80]!r}"
-        objs.append(o)
-    return objs, None
-
-
-def vsh_listen(vsh, env):
-    def one(path):
-        objs, err = parse_vsh_json(*run([vsh, "listen", "--from", path, "--json", "--grammar", GRAMMAR], env))
-        if err:
-            return Outcome(error=err)
-        heard = " ; ".join(f"{o.get('text', '')}@{o.get('confidence', '')}" + ("" if o.get("command") is not None else "(rej)")
-                           for o in objs)
-        return Outcome([o["command"] for o in objs if o.get("command") is not None], heard,
-                       [float(o["latency"]) for o in objs if isinstance(o.get("latency"), (int, float))])
-    return one
-
-
-def baseline_grammar(path):
-    rc, out, err = run([BASELINE, "-infile", path, "-jsgf", GRAMMAR, *BASELINE_COMMON])
-    hyps = [l.strip() for l in out.splitlines() if l.strip()]
-    return Outcome(hyps, " ; ".join(hyps), status=rc, error=None if rc == 0 else f"exit {rc}: {first_line(err)}")
-
-
 def vsh_transcribe(vsh, env):
     def one(path):
         rc, out, err = run([vsh, "transcribe", path, "--json"], env)
-        objs, error = parse_vsh_json(rc, out, err)
+        objs, error = json_lines(rc, out, err)
         if error:
             return Outcome(error=error, status=rc)
         return Outcome(heard=" ".join(str(o.get("text", "")) for o in objs))
@@ -121,49 +54,14 @@ def vsh_transcribe(vsh, env):
 
 
 def baseline_dictation(path):
-    rc, out, err = run([BASELINE, "-infile", path, "-lm", MODEL + "/en-us.lm.bin", *BASELINE_COMMON])
-    return Outcome(heard=" ".join(l.strip() for l in out.splitlines() if l.strip()), status=rc,
-                   error=None if rc == 0 else f"exit {rc}: {first_line(err)}")
-
-
-def measured(what, fn, items, jobs):
-    """fn over items, `jobs` at a time; (outcomes, CPU seconds of the children, wall seconds)."""
-    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        outcomes = list(pool.map(fn, items))
-    r1, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter() - t0
-    cpu = (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
-    log(f"{what}: {len(items)} files, {cpu:.1f} s CPU, {wall:.1f} s wall")
-    return outcomes, cpu, wall
+    rc, hyps, err = stock_lines(stock_argv(path, "-lm", MODEL + "/en-us.lm.bin"))
+    return Outcome(heard=" ".join(hyps), status=rc, error=err)
 
 
 # ---------------------------------------------------------------- scoring
 
-def phrase(s):
-    """A command phrase compared as words: case, spacing and '(2)' variants ignored."""
-    return " ".join(re.sub(r"\(\d+\)", "", str(s)).lower().split())
-
-
-def phrases(items):
-    return " | ".join(phrase(p) for p in items)
-
-
 def expected_phrases(expected):
     return phrases(p for p in expected.split("|") if p.strip())
-
-
-def words(text):
-    text = re.sub(r"<[^>]*>|\[[^\]]*\]|\(\d+\)", " ", text.lower())
-    return [w.strip("'") for w in re.sub(r"[^a-z0-9']+", " ", text).split() if w.strip("'")]
-
-
-def edit_distance(ref, hyp):
-    row = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        prev, row[0] = row[0], i
-        for j, h in enumerate(hyp, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (r != h))
-    return row[-1]
 
 
 def write_tsv(path, rows, outcomes, got):
@@ -180,25 +78,11 @@ class Table:
     def __init__(self):
         self.rows = []
 
-    def add(self, metric, ours, base, goal="", met=None, ratio=None):
-        self.rows.append((metric, ours, base, ratio or "—", goal or "—", {None: "—", True: "yes", False: "NO"}[met]))
+    def add(self, metric, ours, base, goal="", ok=None, ratio=None):
+        self.rows.append((metric, ours, base, ratio or "—", goal or "—", met(ok)))
 
     def print(self):
-        head = ("metric", "vsh", "baseline", "ratio", "goal", "met?")
-        width = [max(len(r[i]) for r in self.rows + [head]) for i in range(6)]
-        line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, width)) + " |"
-        print(line(head))
-        print("|" + "|".join("-" * (w + 2) for w in width) + "|")
-        for r in self.rows:
-            print(line(r))
-
-
-def pct(n, d):
-    return f"{100 * n / d:.1f}% ({n}/{d})" if d else "n/a"
-
-
-def ratio(a, b):
-    return f"{a / b:.2f}" if b else ("1.00" if a == b else "inf")
+        markdown_table(("metric", "vsh", "baseline", "ratio", "goal", "met?"), self.rows)
 
 
 def commands_section(table, rows, ours, base, cpu, notes, out_dir):
@@ -280,7 +164,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="a small subset (10 files per condition) for a fast check")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="files decoded at a time (default: CPUs)")
-    ap.add_argument("--vsh", default=os.environ.get("VSH_BIN", os.path.join(ROOT, ".build/release/vsh")),
+    ap.add_argument("--vsh", default=VSH,
                     help="the vsh binary (default $VSH_BIN, else .build/release/vsh)")
     ap.add_argument("--only", action="append", choices=["commands", "oog", "dictation"],
                     help="run only this part (repeatable)")
@@ -307,21 +191,21 @@ def main():
     table, notes, status = Table(), [], 0
     try:
         version = first_line(run([vsh, "--version"], env)[1]) or "?"
-        print(f"vsh: {vsh} ({version}); baseline: {BASELINE} {baseline_version()}; "
+        print(f"vsh: {vsh} ({version}); baseline: {BASELINE} {stock_version()}; "
               f"{'; with ' + args.vsh_config if args.vsh_config else ''}; jobs {args.jobs}{'; QUICK subset: numbers are noisy' if args.quick else ''}")
         try:
             if "commands" in parts:
                 rows = ensure_corpus(os.path.join(args.cache, "corpus"), args.eval)
                 rows = subset(rows, 10) if args.quick else rows
-                ours, c0, _ = measured("vsh listen, commands", vsh_listen(vsh, env), [r["path"] for r in rows], args.jobs)
-                base, c1, _ = measured("baseline, commands", baseline_grammar, [r["path"] for r in rows], args.jobs)
+                ours, c0, _ = measured("vsh listen, commands", vsh_tool(vsh, env, GRAMMAR), rows, args.jobs)
+                base, c1, _ = measured("baseline, commands", stock_tool(GRAMMAR), rows, args.jobs)
                 commands_section(table, rows, ours, base, (c0, c1), notes, args.cache)
                 status = max(status, report_failures(notes, rows, ours, base))
             if "oog" in parts:
                 rows = ensure_oog(os.path.join(args.cache, "oog"), args.eval)
                 rows = subset(rows, 10) if args.quick else rows
-                ours, c0, _ = measured("vsh listen, OOG", vsh_listen(vsh, env), [r["path"] for r in rows], args.jobs)
-                base, c1, _ = measured("baseline, OOG", baseline_grammar, [r["path"] for r in rows], args.jobs)
+                ours, c0, _ = measured("vsh listen, OOG", vsh_tool(vsh, env, GRAMMAR), rows, args.jobs)
+                base, c1, _ = measured("baseline, OOG", stock_tool(GRAMMAR), rows, args.jobs)
                 oog_section(table, rows, ours, base, (c0, c1), args.cache)
                 status = max(status, report_failures(notes, rows, ours, base))
             if "dictation" in parts:
@@ -361,14 +245,6 @@ def report_failures(notes, rows, ours, base):
     mine, theirs = failures("vsh", rows, ours), failures("baseline", rows, base)
     notes += [n for n in (mine, theirs) if n]
     return 1 if mine else 0
-
-
-def baseline_version():
-    try:
-        return subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "pocketsphinx"],
-                              capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return ""
 
 
 if __name__ == "__main__":
