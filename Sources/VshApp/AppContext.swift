@@ -39,17 +39,19 @@ struct AppContext {
     /// The speech model, adapted when `train` adapted it in this store.
     var speechModel: SpeechModel { SpeechModel(directory: settings.modelDirectory, store: paths.store) }
 
-    /// What `vsh listen` recognises: a JSGF file's phrases (each its own command), or
-    /// vsh's commands, built-in and from command files.
-    func commandGrammar(file: String?) throws -> CommandGrammar {
-        if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw AudioError("cannot read the grammar file \(file)")
-            }
-            return try JSGFGrammar(text: text, file: file)
+    /// A JSGF file's phrases, each its own command (`vsh listen --grammar FILE`).
+    func grammar(file: String) throws -> JSGFGrammar {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw AudioError("cannot read the grammar file \(file)")
         }
+        return try JSGFGrammar(text: text, file: file)
+    }
+
+    /// vsh's commands, built-in and from command files, as a fresh session has them;
+    /// the command files' problems are told on standard error.
+    func registry() -> CommandRegistry {
         let loaded = CommandFiles(paths: paths, settings: settings).load(into: Builtins.registry())
         for problem in loaded.problems { FileDescriptorSink.standardError.line(problem.report) }
-        return VoiceGrammar(registry: loaded.registry)
+        return loaded.registry
     }
 }

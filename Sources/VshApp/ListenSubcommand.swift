@@ -8,7 +8,8 @@ import VshListening
 import VshTraining
 
 /// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
-/// microphone; prints one line per utterance and runs nothing.
+/// microphone, decided as the prompt decides; prints one line per utterance and runs
+/// nothing.
 struct ListenSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
@@ -20,7 +21,7 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
     var from: String
 
-    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early.")
+    @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early, decision (run, confirm, choose, answer, wake, ignore) and what stopped it.")
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
@@ -42,19 +43,11 @@ struct ListenSubcommand: ParsableCommand {
         }
     }
 
-    /// voice.threshold; for vsh's own commands, raised to the person's calibrated one
-    /// while their adapted model is in use (a `--grammar` of one's own was not calibrated).
-    func defaultThreshold(_ app: AppContext) -> Double {
-        grammar != nil ? app.settings.voiceThreshold
-            : AdaptedModel.commandThreshold(configured: app.settings.voiceThreshold, use: app.speechModel.adaptation)
-    }
-
     func run() throws {
         let app = try tool.app(root: root)
         let path = app.voicePath
-        let grammar = try app.commandGrammar(file: self.grammar)
-        let threshold = self.threshold ?? defaultThreshold(app)
-        let recognizer = try path.recognizer(for: grammar)
+        let reader = try self.reader(app)
+        let recognizer = try path.recognizer(for: reader.grammar)
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
         let paced = realTime ? PacedSource(file) : nil
@@ -62,38 +55,84 @@ struct ListenSubcommand: ParsableCommand {
         let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
         } : input
-        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
+        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: reader.grammar.isFinal)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
-            let line = u.command(in: grammar, threshold: threshold)?.line
+            let verdict = reader.decide(u)
             if json, let paced {
-                out.line(String(Self.json(u, line: line).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
+                out.line(String(Self.json(u, verdict).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
             } else {
-                out.line(json ? Self.json(u, line: line) : Self.text(u, line: line))
+                out.line(json ? Self.json(u, verdict) : Self.text(u, verdict))
             }
             return true
         }
     }
 
-    /// `line`: the command it runs, nil when rejected.
-    static func text(_ u: Utterance, line: String?) -> String {
-        let time = String(format: "%6.2f-%6.2f", u.start, u.end)
-        let confidence = String(format: "%.2f", u.recognition.confidence)
-        if let line { return "\(time)  \(line)  (heard \"\(u.recognition.text)\", confidence \(confidence))" }
-        return "\(time)  rejected \"\(u.recognition.text)\" (confidence \(confidence))"
+    /// How utterances are read. Without `--grammar`, exactly as at the prompt: its grammar
+    /// (the commands, the answers, the wake phrase), its decisions and its state as a
+    /// fresh session has them (a question asked is answered by what follows; a destructive
+    /// command asks first), with time told by the file. With `--grammar`, each phrase of the
+    /// file is its own command, kept at the threshold.
+    func reader(_ app: AppContext) throws -> (grammar: CommandGrammar, decide: (Utterance) -> Verdict) {
+        if let file = grammar {
+            let grammar = try app.grammar(file: file)
+            let threshold = threshold ?? app.settings.voiceThreshold
+            return (grammar, { u in
+                guard let command = u.command(in: grammar, threshold: threshold) else {
+                    return Verdict(.ignore, stoppedBy: u.continuesEarly ? .continuesEarly : .confidence)
+                }
+                return Verdict(.run, line: command.line)
+            })
+        }
+        let registry = app.registry()
+        let wakePhrase = app.settings.wakePhrase
+        let grammar = try (try? PromptGrammar(registry: registry, wakePhrase: wakePhrase))
+            ?? PromptGrammar(registry: registry, wakePhrase: nil)
+        var options = VoicePrompt.Options(settings: app.settings)
+        if let threshold {
+            options.threshold = threshold
+            options.rejectBelow = min(options.rejectBelow, threshold)
+        }
+        let voice = VoicePrompt.deciding(options: options, registry: { registry }, model: { app.speechModel })
+        if let threshold { voice.threshold = { threshold } }
+        var now = 0.0
+        voice.clock = { now }
+        return (grammar, { u in
+            now = u.end
+            voice.post(.heard(u, grammar))
+            _ = voice.takeActions()
+            return voice.lastVerdict ?? Verdict(.ignore, stoppedBy: .noCommand)
+        })
     }
 
-    static func json(_ u: Utterance, line: String?) -> String {
+    static func text(_ u: Utterance, _ verdict: Verdict) -> String {
+        let time = String(format: "%6.2f-%6.2f", u.start, u.end)
+        let heard = "heard \"\(u.recognition.text)\", confidence " + String(format: "%.2f", u.recognition.confidence)
+        switch verdict.kind {
+        case .run: return "\(time)  \(verdict.line ?? "")  (\(heard))"
+        case .confirm: return "\(time)  \(verdict.line ?? "")  (asks first; \(heard))"
+        case .choose: return "\(time)  did you mean \(verdict.line ?? "")?  (\(heard))"
+        case .answer: return "\(time)  an answer  (\(heard))"
+        case .wake: return "\(time)  wakes  (\(heard))"
+        case .ignore:
+            return "\(time)  rejected \"\(u.recognition.text)\" (" + String(format: "confidence %.2f", u.recognition.confidence)
+                + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "") + ")"
+        }
+    }
+
+    /// `command`: what it runs, or asks to confirm; `decision` says which, or what else.
+    static func json(_ u: Utterance, _ verdict: Verdict) -> String {
+        let line = [.run, .confirm].contains(verdict.kind) ? verdict.line : nil
         let command = line.map(JSON.string) ?? "null"
         return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
             + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
             + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
-            + ", \"early\": \(u.early), \"continues_early\": \(u.continuesEarly)}"
+            + ", \"early\": \(u.early), \"continues_early\": \(u.continuesEarly)"
+            + ", \"decision\": \(JSON.string(verdict.kind.rawValue))"
+            + ", \"stopped_by\": \(verdict.stoppedBy.map { JSON.string($0.rawValue) } ?? "null")}"
     }
 
-    /// Appended after the fields above (their order and meaning stay): the other phrases
-    /// that fit ("did you mean"), and what the confidence was computed from.
     static func details(_ r: Recognition) -> String {
         let alternatives = r.alternatives.map { JSON.string($0.joined(separator: " ")) }.joined(separator: ", ")
         var out = ", \"alternatives\": [\(alternatives)]"

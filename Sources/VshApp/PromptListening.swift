@@ -29,16 +29,9 @@ enum PromptListening {
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
         promptOptions.verbose = options.verbose
-        let voice = VoicePrompt(options: promptOptions)
-        // Raised for the person while their adapted model is in use (`train`, which may
-        // run in this session).
-        voice.threshold = { [configured = promptOptions.threshold] in
-            AdaptedModel.commandThreshold(
-                configured: configured,
-                use: SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store).adaptation)
-        }
-        voice.isDestructive = VoicePrompt.destructive(in: { session.registry })
-        voice.endsSession = VoicePrompt.endsSession(in: { session.registry })
+        let voice = VoicePrompt.deciding(
+            options: promptOptions, registry: { session.registry },
+            model: { SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store) })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         clips.sealing = session.store.sealing
         voice.clips = clips
@@ -60,5 +53,22 @@ enum PromptListening {
         if let base = session.voice { session.voice = ListenerAudioServices(base: base, audio: audio) }
         listener.start()
         return ListeningLineReader(inner: editor, voice: voice, output: output)
+    }
+}
+
+extension VoicePrompt {
+    /// The prompt's decisions over `registry()`'s commands, with `options`: the one
+    /// setup the prompt and `vsh listen` share. The threshold is raised for the person
+    /// while their adapted model is in use (`train`, which may run in this session).
+    static func deciding(
+        options: VoicePrompt.Options, registry: @escaping () -> CommandRegistry, model: @escaping () -> SpeechModel
+    ) -> VoicePrompt {
+        let voice = VoicePrompt(options: options)
+        voice.threshold = { [configured = options.threshold] in
+            AdaptedModel.commandThreshold(configured: configured, use: model().adaptation)
+        }
+        voice.isDestructive = VoicePrompt.destructive(in: registry)
+        voice.endsSession = VoicePrompt.endsSession(in: registry)
+        return voice
     }
 }

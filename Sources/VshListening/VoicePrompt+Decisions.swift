@@ -30,35 +30,45 @@ extension VoicePrompt {
     /// The one step from an utterance to what the prompt does: read its words (and the
     /// runners-up) against the grammar it was heard with, then run, ask, wake or ignore by
     /// the confidence. The rest of an utterance that ended early (`continuesEarly`) is
-    /// nothing: with the full hangover it would have been part of that command.
+    /// nothing: with the full hangover it would have been part of that command. What it
+    /// decided is also kept in `lastVerdict`.
     func decide(_ heard: Utterance, grammar: PromptGrammar) -> Outcome {
         promptThread.check()
         let confidence = heard.continuesEarly ? 0 : heard.recognition.confidence
         let meanings = heard.continuesEarly ? [] : grammar.meanings(of: heard.recognition)
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)
-            guard confidence >= threshold(), wake?.match(words) != nil else { return ignored(heard, confidence) }
+            guard confidence >= threshold(), wake?.match(words) != nil else {
+                return ignored(heard, confidence, .listeningOff)
+            }
             isOn = true
+            lastVerdict = Verdict(.wake)
             return .note(dim("(listening again)"))
         }
+        if heard.continuesEarly { return ignored(heard, confidence, .continuesEarly) }
         if case .answer(let answer, _)? = meanings.first, confidence >= options.rejectBelow {
             guard question != nil else {
-                return confidence >= threshold()
-                    ? .note(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)")) : ignored(heard, confidence)
+                guard confidence >= threshold() else { return ignored(heard, confidence, .confidence) }
+                lastVerdict = Verdict(.ignore, stoppedBy: .noQuestion)
+                return .note(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)"))
             }
             return resolve(answer)
         }
-        guard let best = meanings.first, confidence >= options.rejectBelow else { return ignored(heard, confidence) }
+        guard let best = meanings.first else { return ignored(heard, confidence, .noCommand) }
+        guard confidence >= options.rejectBelow else { return ignored(heard, confidence, .confidence) }
         if confidence >= threshold() {
             question = nil
-            guard case .command(let command) = best else { return .nothing }  // the wake phrase while listening
+            guard case .command(let command) = best else {  // the wake phrase while listening
+                lastVerdict = Verdict(.wake)
+                return .nothing
+            }
             return accept(command, heard)
         }
         let commands = meanings.compactMap { meaning -> VoiceCandidate? in
             if case .command(let command) = meaning { return command }
             return nil
         }
-        guard !commands.isEmpty else { return ignored(heard, confidence) }
+        guard !commands.isEmpty else { return ignored(heard, confidence, .noCommand) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 
@@ -68,12 +78,17 @@ extension VoicePrompt {
         if options.confirmDestructive && isDestructive(candidate) {
             return ask(.confirm(candidate), about: heard)
         }
+        lastVerdict = Verdict(.run, line: candidate.line)
         return .run(spoken(candidate, heard, settled: settled))
     }
 
     private func ask(_ kind: PromptQuestion.Kind, about heard: Utterance) -> Outcome {
         let q = PromptQuestion(kind: kind, heard: heard, deadline: clock() + options.answerSeconds)
         question = q
+        switch kind {
+        case .choose(let candidates): lastVerdict = Verdict(.choose, line: candidates.first?.line)
+        case .confirm(let candidate), .confirmLeaving(let candidate): lastVerdict = Verdict(.confirm, line: candidate.line)
+        }
         // Wake the reader when the question lapses, so the prompt says so.
         let seconds = options.answerSeconds
         let wakeup = self.wakeup
@@ -83,6 +98,7 @@ extension VoicePrompt {
 
     func resolve(_ answer: PromptAnswer) -> Outcome {
         guard let q = question else { return .nothing }
+        lastVerdict = Verdict(.answer)
         switch (q.kind, answer) {
         case (_, .no):
             question = nil
@@ -99,13 +115,15 @@ extension VoicePrompt {
             return .note("say or type a number from 1 to \(candidates.count), or no")
         case (.confirm(let candidate), .yes), (.confirmLeaving(let candidate), .yes):
             question = nil
+            lastVerdict = Verdict(.run, line: candidate.line)
             return .run(spoken(candidate, q.heard, settled: "confirmed"))
         case (.confirm, _), (.confirmLeaving, _):
             return .note("say or type yes or no")
         }
     }
 
-    private func ignored(_ heard: Utterance, _ confidence: Double) -> Outcome {
+    private func ignored(_ heard: Utterance, _ confidence: Double, _ check: Verdict.Check) -> Outcome {
+        lastVerdict = Verdict(.ignore, stoppedBy: check)
         guard options.verbose else { return .nothing }
         return .note(dim("(ignored \"\(heard.recognition.text)\", confidence \(String(format: "%.2f", confidence)))"))
     }

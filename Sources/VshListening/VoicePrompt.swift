@@ -84,6 +84,9 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     private var hearing = false
     var question: PromptQuestion?
     var wake: SpokenPattern?
+    /// What the prompt did with the last utterance (and the answer that settled a
+    /// question): for `vsh listen` and the benchmarks.
+    package internal(set) var lastVerdict: Verdict?
 
     package init(options: Options) {
         self.options = options
