@@ -85,9 +85,15 @@ struct ListenSubcommand: ParsableCommand {
             })
         }
         let registry = app.registry()
+        // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
+        // command listening.
+        let session = Session(
+            registry: registry, settings: app.settings, paths: app.paths,
+            history: CommandHistory(path: app.paths.historyFile, limit: 0))
+        let listening = registry.applying(to: session)
         let wakePhrase = app.settings.wakePhrase
-        let grammar = try (try? PromptGrammar(registry: registry, wakePhrase: wakePhrase))
-            ?? PromptGrammar(registry: registry, wakePhrase: nil)
+        let grammar = try (try? PromptGrammar(registry: listening, wakePhrase: wakePhrase))
+            ?? PromptGrammar(registry: listening, wakePhrase: nil)
         var options = VoicePrompt.Options(settings: app.settings)
         if let threshold {
             options.threshold = threshold

@@ -40,7 +40,7 @@ enum PromptListening {
         let audio = ListenerAudio(input: input, paced: !options.fast, openers: .system)
         let listener = PromptListener(
             audio: audio, prompt: voice, path: .system(settings: session.settings, paths: session.paths),
-            registry: { session.registry }, explicit: options.audioIn != nil)
+            registry: { session.registry.applying(to: session) }, explicit: options.audioIn != nil)
         voice.listener = listener
         voice.beforeHearing = {
             guard let loaded = session.reloadCommandFilesIfChanged() else { return nil }

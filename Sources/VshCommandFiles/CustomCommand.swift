@@ -69,14 +69,20 @@ package struct CustomCommand {
     var usage: String { ([name] + slots.map(\.kind.written)).joined(separator: " ") }
 
     var info: CommandInfo {
-        CommandInfo(
+        // back, reset and done mean something only while a keyword command listens.
+        let waits = keyword.map { [KeywordKind.back, .reset, .done].contains($0) } ?? false
+        let applies: (@Sendable (Session) -> Bool)? = waits ? Self.keywordListens : nil
+        return CommandInfo(
             name: name, summary: summary, spokenForms: forms.map(\.spoken),
             argumentChoices: slots.map { slot in
                 guard case .list(let list) = slot.kind else { return [] }
                 return (lists[list]?.items ?? []).map { Words.quote($0.value) }
             },
-            destructive: destructive)
+            destructive: destructive, applies: applies)
     }
+
+    /// Whether a keyword command listens now (back, reset and done apply only then).
+    @Sendable static func keywordListens(_ session: Session) -> Bool { session.custom.keywords.isListening }
 
     var helpText: String {
         var text = "\(summary)\n\nUSAGE: \(usage)\n\n"

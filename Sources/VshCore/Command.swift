@@ -21,11 +21,16 @@ package struct CommandInfo: Sendable {
     /// Running it ends the session (`exit`): spoken, it always asks first, since a word
     /// misheard as it would end vsh.
     package var endsSession: Bool
+    /// Whether saying it can do anything now (`save` with a recording to save, `undo` with
+    /// a deletion of this session to take back); nil: always. The prompt listens only for
+    /// the commands that apply (`CommandRegistry.applying(to:)`): a word of talk heard as
+    /// one that cannot apply runs nothing. Typing it is never refused.
+    package var applies: (@Sendable (Session) -> Bool)?
 
     package init(
         name: String, aliases: [String] = [], summary: String,
         spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false,
-        destructiveWith: Set<String> = [], endsSession: Bool = false
+        destructiveWith: Set<String> = [], endsSession: Bool = false, applies: (@Sendable (Session) -> Bool)? = nil
     ) {
         self.name = name
         self.aliases = aliases
@@ -35,6 +40,7 @@ package struct CommandInfo: Sendable {
         self.destructive = destructive
         self.destructiveWith = destructiveWith
         self.endsSession = endsSession
+        self.applies = applies
     }
 
     /// Whether running it with `arguments` is destructive: the one place that decides

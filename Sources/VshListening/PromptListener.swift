@@ -12,7 +12,8 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
     let path: VoicePath
-    /// The commands to listen for, when the thread starts.
+    /// The commands to listen for, asked when the thread starts and after each command
+    /// (which may have changed what applies: `CommandRegistry.applying(to:)`).
     let registry: () -> CommandRegistry
     /// Whether the person named the input (`--audio-in`): then a failure is shown at once.
     let explicit: Bool

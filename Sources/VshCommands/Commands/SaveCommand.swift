@@ -7,7 +7,9 @@ import VshStore
 package struct SaveCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "save", summary: "Save the recording just made (or a draft) as a transcript",
-        spokenForms: [SpokenForm("save [recording]", runs: "save")])
+        spokenForms: [SpokenForm("save [recording]", runs: "save")],
+        // Said, it saves the recording just made; typed, also a draft (`--draft ID`).
+        applies: { $0.currentDraft != nil })
 
     @Option(help: ArgumentHelp("Save this unsaved draft ('drafts' lists them).", valueName: "id"))
     var draft: String?

@@ -7,7 +7,9 @@ import VshTraining
 package struct UndoCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "undo", summary: "Bring back what the last delete or discard moved to the trash",
-        spokenForms: [SpokenForm("undo", runs: "undo")])
+        spokenForms: [SpokenForm("undo", runs: "undo")],
+        // Said, it takes back a deletion of this session; typed, any.
+        applies: { $0.store.canUndoOwnDeletion })
 
     package init() {}
 

@@ -157,6 +157,14 @@ extension TranscriptStore {
         ((file as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
+    /// Whether `undo` would take back a deletion made through this store object (this
+    /// session's): the newest batch of the trash is one it made.
+    package var canUndoOwnDeletion: Bool {
+        guard !madeBatches.isEmpty,
+              let newest = StoreFiles.names(in: trashDirectory)?.filter({ !$0.hasPrefix(".") }).max() else { return false }
+        return madeBatches.contains(newest)
+    }
+
     /// A new, empty batch directory in the trash.
     func newBatch() throws -> String {
         try StoreFiles.makeDirectory(trashDirectory)
@@ -169,7 +177,10 @@ extension TranscriptStore {
         var sequence = newest.hasPrefix(stamp) ? (Int(newest.dropFirst(stamp.count + 1)) ?? 0) + 1 : 0
         while true {
             let batch = trashDirectory + "/\(stamp)-\(pad(sequence, 3))"
-            if mkdir(batch, 0o700) == 0 { return batch }
+            if mkdir(batch, 0o700) == 0 {
+                madeBatches.insert("\(stamp)-\(pad(sequence, 3))")
+                return batch
+            }
             guard errno == EEXIST else { throw FileError.current("cannot create \(batch)", path: batch) }
             sequence += 1
         }

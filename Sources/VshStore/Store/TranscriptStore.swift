@@ -17,6 +17,8 @@ package final class TranscriptStore {
     private let clock: () -> Date
     /// What the store put right after an interrupted change, not yet told (`takeNotices`).
     var notices: [String] = []
+    /// The trash batches this store object made (`canUndoOwnDeletion`).
+    var madeBatches: Set<String> = []
 
     /// A store rooted at `directory` (created on the first change, mode 0700). `clock`
     /// and `timeZone` are injected so tests can fix "now"; `keyFile` defaults to the one
