@@ -71,9 +71,9 @@ package struct CustomCommand {
     var info: CommandInfo {
         CommandInfo(
             name: name, summary: summary, spokenForms: forms.map(\.spoken),
-            argumentChoices: slots.map { slot in
-                guard case .list(let list) = slot.kind else { return [] }
-                return (lists[list]?.items ?? []).map { Words.quote($0.value) }
+            arguments: slots.map { slot in
+                guard case .list(let list) = slot.kind else { return .values([]) }
+                return .values((lists[list]?.items ?? []).map { Words.quote($0.value) })
             },
             destructive: destructive)
     }

@@ -14,7 +14,7 @@ import VshTraining
 package struct TrainCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "train", summary: "Adapt the speech model to your voice and microphone (about two minutes of speaking)",
-        argumentChoices: [["status", "reset"]])
+        arguments: [.values(["status", "reset"])])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case status, reset
