@@ -37,7 +37,7 @@ struct AppContext {
     /// The voice path with the real parts (SpeexDSP, PocketSphinx).
     var voicePath: VoicePath { .system(settings: settings, paths: paths) }
     /// The speech model, adapted when `train` adapted it in this store.
-    var speechModel: SpeechModel { SpeechModel(directory: settings.modelDirectory, store: paths.store) }
+    var speechModel: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 
     /// A JSGF file's phrases, each its own command (`vsh listen --grammar FILE`).
     func grammar(file: String) throws -> JSGFGrammar {

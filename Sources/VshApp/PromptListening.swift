@@ -31,7 +31,7 @@ enum PromptListening {
         promptOptions.verbose = options.verbose
         let voice = VoicePrompt.deciding(
             options: promptOptions, registry: { session.registry },
-            model: { SpeechModel(directory: session.settings.modelDirectory, store: session.paths.store) })
+            model: { session.speechModel })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         clips.sealing = session.store.sealing
         voice.clips = clips

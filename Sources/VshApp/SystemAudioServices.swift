@@ -54,7 +54,7 @@ final class SystemAudioServices: AudioServices, TrainingServices {
     var path: VoicePath { .system(settings: settings, paths: paths) }
 
     /// The speech model as the store has it now (`train` may have adapted it).
-    var model: SpeechModel { SpeechModel(directory: settings.modelDirectory, store: paths.store) }
+    var model: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 
     /// Keyword spotting for "stop recording". The threshold, 1e-30, spotted the phrase
     /// said on its own and nothing in the librivox sentences (1e-20 missed it).

@@ -111,7 +111,7 @@ package struct VshMain: ParsableCommand {
         if version {
             stdout.line("vsh \(Self.version)")
             if verbose {
-                for line in LibraryReport.lines(model: SpeechModel(directory: settings.modelDirectory, store: paths.store)) + [LineEditorReport.line()] {
+                for line in LibraryReport.lines(model: app.speechModel) + [LineEditorReport.line()] {
                     stdout.line("  \(line.library.padding(toLength: 13, withPad: " ", startingAt: 0))\(line.detail)")
                 }
             }
@@ -122,7 +122,7 @@ package struct VshMain: ParsableCommand {
         if verbose {
             stderr.line("config: \(paths.shippedConfigFile ?? "(no shipped config found)"), then \(paths.userConfigFile)")
             stderr.line("store: \(paths.store)")
-            stderr.line("speech model: \(SpeechModel(directory: settings.modelDirectory, store: paths.store).adaptationDescription)")
+            stderr.line("speech model: \(app.speechModel.adaptationDescription)")
             stderr.line("history: \(paths.historyFile)")
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VshVoice
 
 /// Plays an audio file through ALSA at the file's own rate (so a recording comes out
 /// sample for sample), reporting the level and position as it goes.
@@ -19,18 +20,17 @@ package enum AudioPlayer {
             let got = try floats.withUnsafeMutableBufferPointer { try file.read(into: $0.baseAddress!, frames: frames) }
             if got == 0 { break }
             var samples = [Int16](repeating: 0, count: got)
-            var sum = 0.0
             for i in 0..<got {
                 var mixed: Float = 0
                 for c in 0..<file.channels { mixed += floats[i * file.channels + c] }
-                let value = Int16(clamping: Int((mixed / Float(file.channels) * 32_768).rounded()))
-                samples[i] = value
-                sum += Double(value) * Double(value)
+                samples[i] = Int16(clamping: Int((mixed / Float(file.channels) * 32_768).rounded()))
             }
             try playback.write(samples)
             played += got
-            let level = 10 * log10(sum / Double(got) / (32_768.0 * 32_768.0) + 1e-12)
-            if !progress(level, Double(played) / Double(file.sampleRate)) {
+            // Each block is one window of the meter: the last, short one too.
+            var meter = LevelMeter(window: got)
+            meter.add(samples)
+            if !progress(meter.level, Double(played) / Double(file.sampleRate)) {
                 playback.stop()
                 return
             }

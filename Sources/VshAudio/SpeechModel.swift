@@ -1,4 +1,5 @@
 import Foundation
+import VshCore
 import VshTraining
 
 /// The files of a PocketSphinx model directory, as Debian's pocketsphinx-en-us lays
@@ -13,6 +14,13 @@ package struct SpeechModel: Sendable, Equatable {
     package init(directory: String, store: String? = nil) {
         self.directory = directory
         adaptation = store.map { AdaptedModel.use(store: $0, base: directory + "/en-us") } ?? .stock
+    }
+
+    /// The model vsh runs with: the directory `voice.model` names, adapted when `train`
+    /// adapted it in the store at `paths.store`. Read afresh each time, since `train`
+    /// changes it while vsh runs.
+    package init(settings: Settings, paths: Paths) {
+        self.init(directory: settings.modelDirectory, store: paths.store)
     }
 
     /// The acoustic model loaded: the adapted one when there is one in use.
@@ -36,4 +44,9 @@ package struct SpeechModel: Sendable, Equatable {
         case .setAside(let why): "stock acoustic model; the adaptation is set aside: \(why)"
         }
     }
+}
+
+extension Session {
+    /// The speech model this session runs with, as the store has it now.
+    package var speechModel: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 }

@@ -14,10 +14,10 @@ extension VoicePath {
             recognizer: { jsgf, vocabulary in
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 return try SphinxCommandRecognizer(
-                    settings: .init(model: SpeechModel(directory: settings.modelDirectory, store: paths.store)),
+                    settings: .init(model: SpeechModel(settings: settings, paths: paths)),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
             },
-            model: { SpeechModel(directory: settings.modelDirectory, store: paths.store).adaptationDescription })
+            model: { SpeechModel(settings: settings, paths: paths).adaptationDescription })
     }
 }
 

@@ -74,9 +74,9 @@ package struct CustomCommand {
         let applies: (@Sendable (Session) -> Bool)? = waits ? Self.keywordListens : nil
         return CommandInfo(
             name: name, summary: summary, spokenForms: forms.map(\.spoken),
-            argumentChoices: slots.map { slot in
-                guard case .list(let list) = slot.kind else { return [] }
-                return (lists[list]?.items ?? []).map { Words.quote($0.value) }
+            arguments: slots.map { slot in
+                guard case .list(let list) = slot.kind else { return .values([]) }
+                return .values((lists[list]?.items ?? []).map { Words.quote($0.value) })
             },
             destructive: destructive, applies: applies)
     }

@@ -142,3 +142,15 @@ package final class Recorder {
         return Result(draft: draft, ending: ending, overruns: input.overruns, notes: notes)
     }
 }
+
+extension Session {
+    private enum StopRequestKey: SessionKey { typealias Value = () -> String? }
+
+    /// Asks whether the person wants a long-running command (record, play, train) to stop:
+    /// returns what they did ("Enter", "Ctrl-C"), or nil to go on. Set by the app (the
+    /// keyboard at an interactive prompt); until then it always answers nil.
+    package var stopRequest: () -> String? {
+        get { self[StopRequestKey.self] ?? { nil } }
+        set { self[StopRequestKey.self] = newValue }
+    }
+}

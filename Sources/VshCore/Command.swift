@@ -12,8 +12,8 @@ package struct CommandInfo: Sendable {
     /// `[a]` optional words, `<number>` and `<digit>` slots. Each phrase maps to the
     /// typed line in `spokenForms` order: see `SpokenForm`.
     package var spokenForms: [SpokenForm]
-    /// Fixed values of each positional argument, offered by tab completion.
-    package var argumentChoices: [[String]]
+    /// What each positional argument is, in order: what tab completion offers for it.
+    package var arguments: [ArgumentKind]
     /// Whether running the command cannot be taken back without `undo` (asks when spoken).
     package var destructive: Bool
     /// Destructive only with one of these first arguments (`trash empty`, `encrypt on`).
@@ -29,14 +29,14 @@ package struct CommandInfo: Sendable {
 
     package init(
         name: String, aliases: [String] = [], summary: String,
-        spokenForms: [SpokenForm] = [], argumentChoices: [[String]] = [], destructive: Bool = false,
+        spokenForms: [SpokenForm] = [], arguments: [ArgumentKind] = [], destructive: Bool = false,
         destructiveWith: Set<String> = [], endsSession: Bool = false, applies: (@Sendable (Session) -> Bool)? = nil
     ) {
         self.name = name
         self.aliases = aliases
         self.summary = summary
         self.spokenForms = spokenForms
-        self.argumentChoices = argumentChoices
+        self.arguments = arguments
         self.destructive = destructive
         self.destructiveWith = destructiveWith
         self.endsSession = endsSession
@@ -47,6 +47,42 @@ package struct CommandInfo: Sendable {
     /// whether a spoken command asks first.
     package func isDestructive(arguments: [String]) -> Bool {
         destructive || arguments.first.map(destructiveWith.contains) == true
+    }
+
+    /// What the positional argument after `given` is (the words typed after the command's
+    /// name), or nil when the command takes no more.
+    package func argumentKind(after given: [String]) -> ArgumentKind? {
+        var kinds = arguments[...]
+        for word in given {
+            guard let kind = kinds.popFirst() else { return nil }
+            if case .subcommands(let subcommands) = kind, let chosen = subcommands.first(where: { $0.name == word }) {
+                kinds = chosen.arguments[...] + kinds
+            }
+        }
+        return kinds.first
+    }
+}
+
+/// What a positional argument of a command is, so that tab completion knows what to offer.
+package enum ArgumentKind: Sendable, Equatable {
+    /// One of these words (`quality low`); none: anything, with nothing to offer.
+    case values([String])
+    /// One of these words, each with arguments of its own after it (`history export FILE`).
+    case subcommands([Subcommand])
+    /// The name of a command, built-in or from a command file (`help record`).
+    case commandName
+    /// A file or directory (`history export ~/commands.txt`).
+    case file
+
+    /// A word of `.subcommands` and the arguments that follow it.
+    package struct Subcommand: Sendable, Equatable {
+        package var name: String
+        package var arguments: [ArgumentKind]
+
+        package init(_ name: String, _ arguments: [ArgumentKind] = []) {
+            self.name = name
+            self.arguments = arguments
+        }
     }
 }
 

@@ -19,4 +19,20 @@ package final class CommandContext {
 
     /// Writes a warning line to the error sink.
     package func warn(_ message: String) { error.line("warning: \(message)") }
+
+    /// Whether `output` is a terminal, where a status line (a level bar, a step of a long
+    /// task) can be rewritten in place; elsewhere such progress is left out or written as lines.
+    package var hasStatusLine: Bool { output.isTerminal }
+
+    /// Rewrites the status line with `text` (no newline: the next call replaces it) when
+    /// `output` is a terminal; writes nothing otherwise.
+    package func status(_ text: String) {
+        if hasStatusLine { output.write(Self.clearLine + text) }
+    }
+
+    /// Clears the status line when `output` is a terminal, so what follows starts on an empty line.
+    package func clearStatus() { status("") }
+
+    /// Back to the line's start, then erase the line (VT100 EL 2).
+    static let clearLine = "\r\u{1B}[2K"
 }

@@ -140,16 +140,4 @@ package struct CommandRegistry {
     package func suggestion(for name: String) -> String? {
         Suggest.closest(to: name, among: allNames)
     }
-
-    /// Completions for the word being typed, given the words before it.
-    /// An empty `previous` completes command names; otherwise the command's fixed choices.
-    package func completions(previous: [String], partial: String) -> [String] {
-        if previous.isEmpty {
-            return allNames.filter { $0.hasPrefix(partial) }
-        }
-        guard let entry = lookup(previous[0]) else { return [] }
-        let position = previous.count - 1
-        guard position < entry.info.argumentChoices.count else { return [] }
-        return entry.info.argumentChoices[position].filter { $0.hasPrefix(partial) }
-    }
 }

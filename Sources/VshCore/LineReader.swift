@@ -29,19 +29,22 @@ package enum Completion {
         var words = current.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let endsInSpace = current.last.map { $0 == " " || $0 == "\t" } ?? true
         let partial = endsInSpace ? "" : (words.popLast() ?? "")
-        if let first = words.first, let entry = registry.lookup(first) {
-            // Option names, as the command's usage line gives them: `record --<Tab>`.
-            if partial.hasPrefix("-") { return (partial, options(in: entry.usage).filter { $0.hasPrefix(partial) }) }
-            // Files where a command takes one.
-            if words.last == "--from" || (entry.info.name == "history" && words.count == 2 && words[1] == "export") {
-                return (partial, paths(partial))
-            }
-            // `help <Tab>`: the commands.
-            if entry.info.name == "help" && words.count == 1 {
-                return (partial, registry.allNames.filter { $0.hasPrefix(partial) })
-            }
+        guard let first = words.first else { return (partial, registry.allNames.filter { $0.hasPrefix(partial) }) }
+        guard let entry = registry.lookup(first) else { return (partial, []) }
+        // Option names, as the command's usage line gives them: `record --<Tab>`.
+        if partial.hasPrefix("-") { return (partial, options(in: entry.usage).filter { $0.hasPrefix(partial) }) }
+        // The file of `--from`, whichever command takes it.
+        if words.last == "--from" { return (partial, paths(partial)) }
+        // Otherwise what the command declares its argument here to be.
+        let offered: [String]
+        switch entry.info.argumentKind(after: Array(words.dropFirst())) {
+        case .values(let values): offered = values
+        case .subcommands(let subcommands): offered = subcommands.map(\.name)
+        case .commandName: offered = registry.allNames
+        case .file: return (partial, paths(partial))
+        case nil: offered = []
         }
-        return (partial, registry.completions(previous: words, partial: partial))
+        return (partial, offered.filter { $0.hasPrefix(partial) })
     }
 
     /// The `--name` options in a usage line, sorted, each once.

@@ -14,11 +14,6 @@ package final class Session {
     package var exitRequested = false
     /// Commands the shell has started in this session (the one running included).
     package internal(set) var commandsRun = 0
-    /// The ids the last `list` or `search` numbered, so `show 2` means its second line.
-    package var listing: [String]?
-    /// Asks whether the person wants a long-running command (record, play) to stop:
-    /// returns what they did ("Enter", "Ctrl-C"), or nil to go on. Set by the app.
-    package var stopRequest: () -> String? = { nil }
     /// What the shell does around each line; modules above the core add to it.
     package var hooks = ShellHooks()
 

@@ -4,9 +4,14 @@ import Foundation
 /// `CommandContext`, so tests can capture exactly what a person would see.
 package protocol TextSink: AnyObject {
     func write(_ text: String)
+    /// Whether what is written goes to a terminal, which reads cursor codes (a status
+    /// line rewritten in place); false unless the sink says otherwise.
+    var isTerminal: Bool { get }
 }
 
 extension TextSink {
+    package var isTerminal: Bool { false }
+
     /// Writes `text` followed by a newline.
     package func line(_ text: String = "") { write(text + "\n") }
 }

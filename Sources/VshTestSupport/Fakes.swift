@@ -5,7 +5,9 @@ import VshVoice
 /// A sink that keeps what was written, for assertions.
 package final class BufferSink: TextSink {
     package private(set) var text = ""
-    package init() {}
+    /// Stands for a terminal: commands write their status lines to it.
+    package let isTerminal: Bool
+    package init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
     package func write(_ text: String) { self.text += text }
     /// Forgets what was written so far.
     package func clear() { text = "" }

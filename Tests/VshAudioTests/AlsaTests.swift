@@ -197,6 +197,32 @@ import Testing
         #expect(Self.firstDifference(try Self.readRaw(output), samples.flatMap { [$0, $0] }) == nil)
     }
 
+    /// `play` reports the level (dBFS RMS) of each 100 ms block it writes, the last, short
+    /// block included, and how far it has played; what it plays is the file's samples.
+    @Test func playerReportsEachBlocksLevelAndPosition() throws {
+        let input = Self.temporaryFile(".raw")
+        let output = Self.temporaryFile(".raw")
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: output)
+        }
+        // Half, a quarter and a tenth of full scale: −6.02, −12.04 and −20 dBFS.
+        let samples = [Int16](repeating: 16_384, count: 1_600) + [Int16](repeating: -8_192, count: 1_600)
+            + [Int16](repeating: 3_277, count: 800)
+        try Self.writeRaw(samples, to: input)
+        var reports: [(level: Double, position: Double)] = []
+        try AudioPlayer.play(path: input.path, device: "vshtest", configText: Self.config(output: output)) {
+            reports.append(($0, $1))
+            return true
+        }
+        #expect(reports.map(\.position) == [0.1, 0.2, 0.25])
+        let expected = [20 * log10(0.5), 20 * log10(0.25), 20 * log10(3_277.0 / 32_768)]
+        for (report, level) in zip(reports, expected) {
+            #expect(abs(report.level - level) < 0.001, "\(reports)")
+        }
+        #expect(Self.firstDifference(try Self.readRaw(output), samples) == nil)
+    }
+
     /// `stop()` drops what is queued but leaves the device usable.
     @Test func playbackCarriesOnAfterStop() throws {
         let output = Self.temporaryFile(".raw")

@@ -22,7 +22,7 @@ import VshTestSupport
             SpokenForm("paint [the] wall (red | green | dark blue)", runs: "paint \"$1\""),
             SpokenForm("(colour | paint) it (red | green | dark blue) please", runs: "paint \"$2\""),
         ])
-        #expect(paint.info.argumentChoices == [["red", "green", "navy"]])
+        #expect(paint.info.arguments == [.values(["red", "green", "navy"])])
         let stack = try #require(loaded.registry.lookup("stack"))
         #expect(stack.info.spokenForms == [SpokenForm("stack <number> (boxes | crates)", runs: "stack $1")])
         #expect(stack.info.summary == "exec: /bin/echo {number}", "without summary:, the action is the summary")

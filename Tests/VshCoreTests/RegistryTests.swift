@@ -75,6 +75,14 @@ import VshTestSupport
         ("trash ", "", ["empty"]),
         ("help; qu", "qu", ["quality", "quit"]),
         ("nosuch ", "", []),
+        ("history ", "", ["replay", "export"]),
+        ("history e", "e", ["export"]),
+        ("history replay ", "", []),
+        ("history replay 3 ", "", []),
+        ("history --last 5 ", "", []),
+        ("help quality ", "", []),
+        ("listen o", "o", ["on", "off"]),
+        ("", "", Builtins.registry().allNames),
     ])
     func completion(_ text: String, _ partial: String, _ matches: [String]) {
         let result = Completion.candidates(for: text, registry: Builtins.registry())
@@ -108,5 +116,27 @@ import VshTestSupport
         #expect(Completion.candidates(for: "record --from \(base)t", registry: registry).matches == [base + "two.wav"])
         #expect(Completion.candidates(for: "history export \(base)o", registry: registry).matches == [base + "one.wav"])
         #expect(Completion.candidates(for: "history export \(base)s", registry: registry).matches == [base + "sub/"])
+    }
+
+    /// Completion reads what each command declares its arguments to be; none is named in it.
+    @Test func commandsDeclareWhatTheirArgumentsAre() throws {
+        #expect(HelpCommand.info.arguments == [.commandName])
+        #expect(HelpCommand.info.argumentKind(after: []) == .commandName)
+        #expect(HelpCommand.info.argumentKind(after: ["record"]) == nil)
+        let history = HistoryCommand.info
+        #expect(history.argumentKind(after: []) == .subcommands([.init("replay"), .init("export", [.file])]))
+        #expect(history.argumentKind(after: ["export"]) == .file)
+        #expect(history.argumentKind(after: ["replay"]) == nil)
+        #expect(history.argumentKind(after: ["export", "out.vsh"]) == nil)
+        #expect(QualityCommand.info.argumentKind(after: []) == .values(["low", "medium", "high"]))
+        // A command that declares a file at its first argument gets files there.
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        dir.write("x", to: "in/take.wav")
+        var registry = CommandRegistry()
+        try registry.register(CommandEntry(
+            info: CommandInfo(name: "open", summary: "Open a file", arguments: [.file]), usage: "open <file>",
+            helpText: { "" }, parse: { _ in .failure("") }))
+        #expect(Completion.candidates(for: "open \(dir.file("in"))/", registry: registry).matches == [dir.file("in/take.wav")])
     }
 }

@@ -10,7 +10,7 @@ package struct EncryptCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "encrypt", summary: "Encrypt the audio of recordings at rest: 'encrypt on|off'; 'encrypt' shows the state",
         spokenForms: [SpokenForm("encryption (on | off)", runs: "encrypt $1"), SpokenForm("[show] encryption", runs: "encrypt")],
-        argumentChoices: [Switch.allCases.map(\.rawValue)], destructiveWith: Set(Switch.allCases.map(\.rawValue)))
+        arguments: [.values(Switch.allCases.map(\.rawValue))], destructiveWith: Set(Switch.allCases.map(\.rawValue)))
 
     enum Switch: String, ExpressibleByArgument, CaseIterable {
         case on, off

@@ -8,7 +8,7 @@ import Foundation
 package struct HelpCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "help", summary: "List the commands, or show how to use and say one",
-        spokenForms: [SpokenForm("help", runs: "help")])
+        spokenForms: [SpokenForm("help", runs: "help")], arguments: [.commandName])
 
     @Argument(help: "The command to explain.")
     var command: String?

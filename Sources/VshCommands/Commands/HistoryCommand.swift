@@ -11,7 +11,7 @@ package struct HistoryCommand: ShellCommand {
         name: "history", summary: "Show the commands entered at the prompt; 'history replay N', 'history export FILE'",
         spokenForms: [SpokenForm("[show] history", runs: "history"),
                       SpokenForm("replay [number] <number>", runs: "history replay $1")],
-        argumentChoices: [["replay", "export"]])
+        arguments: [.subcommands([.init("replay"), .init("export", [.file])])])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case replay, export

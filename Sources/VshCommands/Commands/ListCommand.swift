@@ -56,3 +56,14 @@ package struct ListCommand: ShellCommand {
         context.printListing(items)
     }
 }
+
+extension Session {
+    private enum ListingKey: SessionKey { typealias Value = [String] }
+
+    /// The ids the last `list` or `search` numbered, so `show 2` means its second line;
+    /// nil before the first.
+    package var listing: [String]? {
+        get { self[ListingKey.self] }
+        set { self[ListingKey.self] = newValue }
+    }
+}

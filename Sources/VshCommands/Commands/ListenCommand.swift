@@ -9,7 +9,7 @@ package struct ListenCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "listen", summary: "Turn listening at the prompt on or off, or show whether vsh listens",
         spokenForms: [SpokenForm("listen (on | off)", runs: "listen $1")],
-        argumentChoices: [Switch.allCases.map(\.rawValue)])
+        arguments: [.values(Switch.allCases.map(\.rawValue))])
 
     enum Switch: String, ExpressibleByArgument, CaseIterable {
         case on, off

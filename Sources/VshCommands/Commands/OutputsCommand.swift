@@ -10,7 +10,7 @@ package struct OutputsCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "outputs", summary: "Show what keyword commands recorded ('outputs delete N' removes one)",
         spokenForms: [SpokenForm("[show] outputs", runs: "outputs")],
-        argumentChoices: [["delete"]])
+        arguments: [.values(["delete"])])
 
     @Flag(help: "Print the records as stored: one JSON object per line.")
     var json = false

@@ -23,18 +23,15 @@ package struct PlayCommand: ShellCommand {
         guard let audio = item.audioPath, item.hasAudio else {
             throw CommandError("\(item.id) has no audio" + (item.audioPath.map { ": \($0) is missing" } ?? ""))
         }
-        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
         var stopped: String?
         try voice.play(path: audio) { level, position in
-            if live {
-                let seconds = Int(position)
-                context.output.write("\r\u{1B}[2K▶ " + String(format: "%02d:%02d  ", seconds / 60, seconds % 60)
-                    + LevelMeter.bar(level, width: 20) + "  " + item.title.visible)
-            }
+            let seconds = Int(position)
+            context.status("▶ " + String(format: "%02d:%02d  ", seconds / 60, seconds % 60)
+                + LevelMeter.bar(level, width: 20) + "  " + item.title.visible)
             stopped = context.session.stopRequest()
             return stopped == nil
         }
-        if live { context.output.write("\r\u{1B}[2K") }
+        context.clearStatus()
         context.output.line(stopped == nil ? "Played \(item.id): \(item.title.visible)" : "Stopped \(item.id) (\(stopped!)).")
     }
 }

@@ -12,7 +12,7 @@ package struct QualityCommand: ShellCommand {
             SpokenForm("quality (low | medium | high)", runs: "quality $1"),
             SpokenForm("set quality (low | medium | high)", runs: "quality $1"),
         ],
-        argumentChoices: [Quality.allCases.map(\.rawValue)])
+        arguments: [.values(Quality.allCases.map(\.rawValue))])
 
     @Argument(help: ArgumentHelp(
         "low (8 kHz), medium (16 kHz) or high (48 kHz). Without it, shows the current quality.",

@@ -29,7 +29,6 @@ package struct RecordCommand: ShellCommand {
             session.currentDraft = nil
         }
         let quality = session.settings.quality
-        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
         let recorder = Recorder(store: session.store, voice: voice)
         // Said once the input is open: a microphone that fails is the only thing said.
         let result = try recorder.record(file: from, quality: quality, shouldStop: session.stopRequest, started: {
@@ -37,10 +36,9 @@ package struct RecordCommand: ShellCommand {
                 context.output.line("Recording at \(quality.rawValue) quality; press Enter, Ctrl-C or say \"stop recording\" to stop.")
             }
         }) { status in
-            guard live else { return }
-            context.output.write("\r\u{1B}[2K" + Self.statusLine(status))
+            context.status(Self.statusLine(status))
         }
-        if live { context.output.write("\r\u{1B}[2K") }
+        context.clearStatus()
         let draft = result.draft
         session.currentDraft = draft
         let transcript = draft.transcript.isEmpty ? "(no words recognised)" : draft.transcript

@@ -14,7 +14,7 @@ import VshTraining
 package struct TrainCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "train", summary: "Adapt the speech model to your voice and microphone (about two minutes of speaking)",
-        argumentChoices: [["status", "reset"]])
+        arguments: [.values(["status", "reset"])])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case status, reset
@@ -68,13 +68,8 @@ package struct TrainCommand: ShellCommand {
             guard try record(context, voice: voice, takes: takes) else { return }
             chosen = takes.all()
         }
-        let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
         func progress(_ step: String) {
-            if live {
-                context.output.write("\r\u{1B}[2K" + step)
-            } else {
-                context.output.line(step)
-            }
+            if context.hasStatusLine { context.status(step) } else { context.output.line(step) }
         }
         var model = try training.adapt(chosen, progress: progress)
         progress("Calibrating the confidence on your takes…")
@@ -83,7 +78,7 @@ package struct TrainCommand: ShellCommand {
             model.calibrationTakes = calibration.takes
             try model.write(into: training.modelDirectory)
         }
-        if live { context.output.write("\r\u{1B}[2K") }
+        context.clearStatus()
         context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
             + "'train reset' goes back to the stock model.")
         if let threshold = model.threshold, threshold > session.settings.voiceThreshold {
@@ -177,7 +172,7 @@ package struct TrainCommand: ShellCommand {
                 ? "Say each phrase as it appears, at your usual pace and distance from the microphone: \(script.count) phrases, about two minutes."
                 : "Going on from phrase \(asking[0] + 1) of \(script.count) (\(script.count - asking.count) recorded earlier).")
             context.output.line("Type r and Enter to say the last phrase again, s and Enter to skip one, Enter alone to stop (what you said is kept).")
-            let live = (context.output as? FileDescriptorSink)?.isTerminal ?? false
+            let live = context.hasStatusLine
             var current = ""
             let recorder = TakeRecorder(path: voice.path, takes: takes)
             let (ending, next) = try recorder.run(
@@ -186,21 +181,21 @@ package struct TrainCommand: ShellCommand {
                 switch event {
                 case .phrase(let index, let total, let words, let again):
                     current = String(format: "[%d/%d] ", index + 1, total) + (again ? "again: " : "say: ") + "\"\(words)\""
-                    if live { context.output.write("\r\u{1B}[2K" + current) } else { context.output.line(current) }
+                    if live { context.status(current) } else { context.output.line(current) }
                 case .level(let level):
-                    if live { context.output.write("\r\u{1B}[2K" + current + "  " + LevelMeter.bar(level, width: 12)) }
+                    context.status(current + "  " + LevelMeter.bar(level, width: 12))
                 case .kept(_, let seconds):
                     let line = String(format: "  ✓ %.1f s", seconds)
-                    if live { context.output.write("\r\u{1B}[2K" + current + line + "\n") } else { context.output.line(line) }
+                    if live { context.status(current + line + "\n") } else { context.output.line(line) }
                 case .unfit(let problem):
-                    if live { context.output.write("\r\u{1B}[2K") }
+                    context.clearStatus()
                     context.output.line("  ✗ " + problem)
                 case .skipped(let index):
-                    if live { context.output.write("\r\u{1B}[2K") }
+                    context.clearStatus()
                     context.output.line("  skipped phrase \(index + 1)")
                 }
             }
-            if live { context.output.write("\r\u{1B}[2K") }
+            context.clearStatus()
             switch ending {
             case .finished:
                 break

@@ -10,7 +10,7 @@ package struct TrashCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "trash", summary: "List deleted transcripts and drafts; 'trash empty --yes' removes them for good",
         spokenForms: [SpokenForm("[show] [the] trash", runs: "trash")],
-        argumentChoices: [["empty"]], destructiveWith: ["empty"])
+        arguments: [.values(["empty"])], destructiveWith: ["empty"])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case empty
