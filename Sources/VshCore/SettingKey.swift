@@ -40,6 +40,8 @@ extension SettingKey {
         .whole("voice.early_end_ms", \.earlyEnd, in: 0...0, 50...3000,
                expected: "0 (off) or a whole number of milliseconds from 50 to 3000"),
         .number("voice.reject_below", \.voiceRejectBelow, in: 0...1, expected: "a number from 0 to 1"),
+        .whole("voice.quiet_before_ms", \.quietBefore, in: 0...10_000,
+               expected: "a whole number of milliseconds from 0 (no check) to 10000"),
         .string("voice.wake_phrase", \.wakePhrase, read: { phrase in
             (try? SpokenPattern.parse(phrase)) != nil && !phrase.trimmingCharacters(in: .whitespaces).isEmpty
                 ? phrase : nil

@@ -46,6 +46,11 @@ package struct Settings: Sendable, Equatable {
     /// grammar; 120 ran commands for 1.7 points more of the everyday words said to vsh's
     /// own grammar (research/recognition/EARLY_END.md).
     package var earlyEnd: Int = 150
+    /// Milliseconds of quiet a spoken command needs before it, since the speech before it:
+    /// talk runs on after short pauses, a command is said after a silence (0: no such
+    /// check). Answers and the wake phrase need none, nor the first utterance after a
+    /// command ran. Chosen on fold 0 of bench/attention.py.
+    package var quietBefore: Int = 500
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
     package var voiceRejectBelow: Double = 0.3

@@ -36,6 +36,8 @@ extension VoicePrompt {
         promptThread.check()
         let confidence = heard.continuesEarly ? 0 : heard.recognition.confidence
         let meanings = heard.continuesEarly ? [] : grammar.meanings(of: heard.recognition)
+        let standsAlone = afterCommand || heard.quietBefore >= options.quietBefore
+        afterCommand = false
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)
             guard confidence >= threshold(), wake?.match(words) != nil else {
@@ -56,6 +58,7 @@ extension VoicePrompt {
         }
         guard let best = meanings.first else { return ignored(heard, confidence, .noCommand) }
         guard confidence >= options.rejectBelow else { return ignored(heard, confidence, .confidence) }
+        if case .command = best, !standsAlone { return ignored(heard, confidence, .notStandAlone) }
         if confidence >= threshold() {
             question = nil
             guard case .command(let command) = best else {  // the wake phrase while listening
@@ -69,6 +72,7 @@ extension VoicePrompt {
             return nil
         }
         guard !commands.isEmpty else { return ignored(heard, confidence, .noCommand) }
+        guard standsAlone else { return ignored(heard, confidence, .notStandAlone) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 

@@ -27,6 +27,8 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         package var confirmDestructive = true
         /// Seconds a question waits for its answer.
         package var answerSeconds = 10.0
+        /// Seconds of quiet a command needs before it (`voice.quiet_before_ms`).
+        package var quietBefore = 0.0
         package var marks = PromptMarks.ascii
         package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.
@@ -40,6 +42,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             wakePhrase = settings.wakePhrase
             confirmDestructive = settings.confirmDestructive
             answerSeconds = settings.answerSeconds
+            quietBefore = Double(settings.quietBefore) / 1000
         }
     }
 
@@ -82,6 +85,9 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// `listen on` asked to try the input again: its outcome is said, even a quiet failure.
     private var retrying = false
     private var hearing = false
+    /// A command has run since the last utterance: the next one is said to vsh after it,
+    /// and the quiet the listener missed while it ran is not counted (`quietBefore`).
+    var afterCommand = false
     var question: PromptQuestion?
     var wake: SpokenPattern?
     /// What the prompt did with the last utterance (and the answer that settled a
@@ -127,6 +133,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// input (`ListenerAudio.releaseDevice`).
     package func promptIsBusy() {
         listener?.pause()
+        afterCommand = true
     }
 
     package var fileDescriptor: Int32 { wakeup.readEnd }

@@ -81,6 +81,10 @@ package final class Endpointer {
         /// early would have run out: with the full hangover it would have been part of
         /// that utterance (the rest of a word, a breath after it), not one of its own.
         package var continuesEarly = false
+        /// Seconds of quiet between the speech of the utterance before it and its own (from
+        /// the start of the stream for the first): talk runs on after short pauses, a
+        /// command is said after a silence.
+        package var quietBefore = 0.0
     }
 
     package static let frameLength = 160  // 10 ms at 16 kHz
@@ -113,6 +117,7 @@ package final class Endpointer {
     private var lastSpeechFrame = 0
     private var loudest = 0.0                // dB, within the utterance
     private var previousEnd = 0              // stream sample where the last utterance ended
+    private var previousSpeechEnd: Int?      // frame after the last utterance's last speech frame
     /// After an early end, the quiet the full hangover would have counted so far (reset by
     /// frames over the hold threshold, as within an utterance); nil once it would have run
     /// out. Counted only between utterances, so during one it says whether it began within.
@@ -239,6 +244,7 @@ package final class Endpointer {
         steady.reset()
         guard let found = segment(endingAt: endFrame, early: early) else { return [] }
         previousEnd = found.to
+        previousSpeechEnd = lastSpeechFrame + 1
         hangoverAfterEarly = early ? quiet : nil
         return [.utterance(found.segment)]
     }
@@ -272,7 +278,8 @@ package final class Endpointer {
             samples: samples, processed: processed,
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
-            snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil), to)
+            snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil,
+            quietBefore: Double(speechStartFrame - (previousSpeechEnd ?? 0)) / 100), to)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.

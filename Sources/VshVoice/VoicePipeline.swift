@@ -56,6 +56,9 @@ package struct Utterance: Sendable, Equatable {
     /// would have run out (`Endpointer.Segment.continuesEarly`): with the full hangover it
     /// would have been part of that utterance, so it runs nothing.
     package var continuesEarly = false
+    /// Seconds of quiet before its speech since the speech of the utterance before it
+    /// (`Endpointer.Segment.quietBefore`).
+    package var quietBefore = 0.0
     /// The monotonic time (`VoicePrompt.monotonic`) at which its end was captured, where
     /// the listener knows it: for the timing `--verbose` shows.
     package var endCaptured: Double?
@@ -167,7 +170,7 @@ package final class VoicePipeline {
             return .utterance(Utterance(
                 recognition: recognition, samples: audio, start: segment.start, end: segment.end,
                 latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early,
-                continuesEarly: segment.continuesEarly))
+                continuesEarly: segment.continuesEarly, quietBefore: segment.quietBefore))
         }
     }
 

@@ -44,8 +44,10 @@ import VshTestSupport
 
         /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
         /// listener would, and returns what the prompt does.
-        func hear(_ text: String, _ confidence: Double, alternatives: [String] = []) -> [PromptAction] {
-            voice.post(.heard(ListeningTests.utterance(text, confidence, alternatives: alternatives), grammar))
+        func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10) -> [PromptAction] {
+            var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
+            utterance.quietBefore = quietBefore
+            voice.post(.heard(utterance, grammar))
             return voice.takeActions()
         }
     }
@@ -135,6 +137,21 @@ import VshTestSupport
         _ = f.hear("save", 0.4, alternatives: ["play two"])
         f.clock.now += 6
         #expect(f.voice.takeActions() == [.notice(["(no answer: 'save' or 'play 2' not run)"], prompt: "* vsh> ")])
+    }
+
+    /// Talk runs on after short pauses; a command is said after a silence. Answers and the
+    /// first command after a line ran need none: vsh was spoken to.
+    @Test func aCommandRunningOnFromTalkIsTalk() throws {
+        let f = Fixture { $0.quietBefore = 0.5 }
+        #expect(f.hear("list", 0.95, quietBefore: 0.3) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .notStandAlone))
+        #expect(f.hear("save", 0.4, alternatives: ["play two"], quietBefore: 0.3) == [], "nor asks")
+        #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.6))?.line == "list")
+        f.voice.promptIsBusy()  // the line ran; the listener missed the quiet meanwhile
+        #expect(Self.submitted(f.hear("help", 0.95, quietBefore: 0.1))?.line == "help")
+        #expect(f.hear("help", 0.95, quietBefore: 0.1) == [], "only the first utterance after it")
+        _ = f.hear("delete two", 0.9, quietBefore: 2)
+        #expect(Self.submitted(f.hear("yes", 0.9, quietBefore: 0.2))?.line == "delete 2", "an answer needs no pause")
     }
 
     @Test func doubtfulSpeechIsIgnored() {

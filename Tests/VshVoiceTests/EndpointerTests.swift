@@ -40,6 +40,21 @@ import VshTestSupport
         }
     }
 
+    /// The quiet before each utterance's speech, since the last one's: what tells a
+    /// command said after a silence from a word that runs on from talk.
+    @Test func eachUtteranceKnowsTheQuietBeforeIt() {
+        let audio = Self.signal([(1.0, false), (0.5, true), (0.45, false), (0.5, true), (1.5, false), (0.5, true), (0.8, false)])
+        let quiet = Self.run(audio).compactMap { event -> Double? in
+            if case .utterance(let s) = event { return s.quietBefore }
+            return nil
+        }
+        #expect(quiet.count == 3)
+        guard quiet.count == 3 else { return }
+        #expect(abs(quiet[0] - 1.0) < 0.05, "from the start of the stream: \(quiet[0])")
+        #expect(abs(quiet[1] - 0.45) < 0.05, "\(quiet[1])")
+        #expect(abs(quiet[2] - 1.5) < 0.05, "\(quiet[2])")
+    }
+
     @Test func twoBurstsMakeTwoPaddedUtterances() {
         let audio = Self.signal([(1.0, false), (0.6, true), (0.8, false), (0.5, true), (0.8, false)])
         var settings = Endpointer.Settings()
