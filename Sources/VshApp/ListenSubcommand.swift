@@ -30,6 +30,9 @@ struct ListenSubcommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
     var threshold: Double?
 
+    @Option(name: .long, help: ArgumentHelp("When commands are taken, as at the prompt: always, wake (after the wake phrase) or key (default from voice.attention; key needs the prompt's terminal, so here it is always).", valueName: "mode"))
+    var attention: Attention?
+
     @Flag(name: .customLong("real-time"), help: "Play the file at the pace of real time, as a microphone would; with --json each line also says when it was decided (\"decided_at\", seconds into the file).")
     var realTime = false
 
@@ -84,6 +87,11 @@ struct ListenSubcommand: ParsableCommand {
                 return Verdict(.run, line: command.line)
             })
         }
+        var settings = app.settings
+        if let problem = wakePhraseProblem(settings) {
+            FileDescriptorSink.standardError.line("warning: \(problem); using \"\(Settings().wakePhrase)\"")
+            settings.wakePhrase = Settings().wakePhrase
+        }
         let registry = app.registry()
         // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
         // command listening.
@@ -91,10 +99,17 @@ struct ListenSubcommand: ParsableCommand {
             registry: registry, settings: app.settings, paths: app.paths,
             history: CommandHistory(path: app.paths.historyFile, limit: 0))
         let listening = registry.applying(to: session)
-        let wakePhrase = app.settings.wakePhrase
-        let grammar = try (try? PromptGrammar(registry: listening, wakePhrase: wakePhrase))
+        let wakePhrase = settings.wakePhrase
+        var options = VoicePrompt.Options(settings: settings)
+        options.attention = attention ?? options.attention
+        if options.attention == .key {
+            FileDescriptorSink.standardError.line(
+                "warning: attention \"key\" listens after a key at the prompt's terminal, which vsh listen has not; using \"always\"")
+            options.attention = .always
+        }
+        let afterWake = options.attention == .wake
+        let grammar = try (try? PromptGrammar(registry: listening, wakePhrase: wakePhrase, commandsAfterWake: afterWake))
             ?? PromptGrammar(registry: listening, wakePhrase: nil)
-        var options = VoicePrompt.Options(settings: app.settings)
         if let threshold {
             options.threshold = threshold
             options.rejectBelow = min(options.rejectBelow, threshold)
@@ -135,6 +150,7 @@ struct ListenSubcommand: ParsableCommand {
             + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
             + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
             + ", \"early\": \(u.early), \"continues_early\": \(u.continuesEarly)"
+            + ", \"quiet_before\": \(u.quietBefore.isFinite ? JSON.number((u.quietBefore * 100).rounded() / 100) : "null")"
             + ", \"decision\": \(JSON.string(verdict.kind.rawValue))"
             + ", \"stopped_by\": \(verdict.stoppedBy.map { JSON.string($0.rawValue) } ?? "null")}"
     }
@@ -152,3 +168,5 @@ struct ListenSubcommand: ParsableCommand {
         return out
     }
 }
+
+extension Attention: ExpressibleByArgument {}

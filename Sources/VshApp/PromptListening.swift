@@ -25,6 +25,10 @@ enum PromptListening {
     /// device that does not open leaves vsh quietly typing-only (`listen` says why).
     static func attach(to editor: LibEditReader, session: Session, options: Options,
                        environment: [String: String], output: TextSink) -> LineReader {
+        if let problem = wakePhraseProblem(session.settings) {
+            output.line("warning: \(problem); using \"\(Settings().wakePhrase)\"")
+            session.settings.wakePhrase = Settings().wakePhrase
+        }
         var promptOptions = VoicePrompt.Options(settings: session.settings)
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
@@ -54,6 +58,18 @@ enum PromptListening {
         listener.start()
         return ListeningLineReader(inner: editor, voice: voice, output: output)
     }
+}
+
+/// Why the configured wake phrase will not do (`PromptGrammar.wakePhraseProblem`), read
+/// against the model's dictionary; nil when it will, or the dictionary cannot be read (the
+/// recogniser then says so).
+func wakePhraseProblem(_ settings: Settings) -> String? {
+    let words = Set(settings.wakePhrase.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init))
+    guard let dictionary = try? PronunciationDictionary(path: settings.dictionaryPath, only: words) else {
+        return (try? SpokenPattern.parse(settings.wakePhrase)) == nil
+            ? PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: PronunciationDictionary(entries: [:])) : nil
+    }
+    return PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: dictionary)
 }
 
 extension VoicePrompt {

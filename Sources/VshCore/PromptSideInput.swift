@@ -19,4 +19,10 @@ package protocol PromptSideInput: AnyObject {
     var fileDescriptor: Int32 { get }
     /// What to do now, in order: at most one `submit`, and only as the last action.
     func takeActions() -> [PromptAction]
+    /// The talk key was pressed at the prompt (push to talk, `voice.attention = "key"`).
+    func talkKey()
+}
+
+extension PromptSideInput {
+    package func talkKey() {}
 }

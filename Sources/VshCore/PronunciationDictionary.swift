@@ -78,6 +78,16 @@ package struct PronunciationDictionary: Sendable {
 
     package func contains(_ word: String) -> Bool { entries[word] != nil }
 
+    /// The syllables of `word` as first pronounced (its vowels), nil when it is unknown.
+    package func syllables(_ word: String) -> Int? {
+        entries[word]?.first.map { pronunciation in
+            pronunciation.split(separator: " ").filter { Self.vowels.contains(String($0.prefix(2))) }.count
+        }
+    }
+
+    /// CMUdict's vowel phones (the en-us model's, without stress marks).
+    static let vowels: Set<String> = ["AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"]
+
     /// A dictionary file holding only `words` (with every variant). Returns the text and
     /// the words it does not know.
     package func subset(_ words: Set<String>) -> (text: String, missing: [String]) {

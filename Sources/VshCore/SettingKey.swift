@@ -48,6 +48,7 @@ extension SettingKey {
         }, rejected: { phrase, kept in
             "voice.wake_phrase \"\(phrase)\" is not a phrase vsh can listen for; using \"\(kept)\""
         }),
+        .choice("voice.attention", \.attention),
         .bool("voice.confirm_destructive", \.confirmDestructive),
         .bool("voice.listen", \.listenAtPrompt),
         // More than 0: the smallest positive Double is where the range starts.

@@ -54,8 +54,14 @@ package struct Settings: Sendable, Equatable {
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
     package var voiceRejectBelow: Double = 0.3
-    /// Said while listening is off (`listen off`), turns listening back on.
+    /// Said while listening is off (`listen off`), turns listening back on; in `wake`
+    /// attention, opens a few seconds for commands.
     package var wakePhrase: String = "listen on"
+    /// When the prompt takes spoken commands.
+    package var attention: Attention = .always
+
+    /// The pronunciation dictionary of the speech model (`voice.model`).
+    package var dictionaryPath: String { modelDirectory + "/cmudict-en-us.dict" }
     /// Listen for spoken commands at the prompt (record and play use the device either way).
     package var listenAtPrompt: Bool = true
     /// Spoken destructive commands ask for a yes or no before they run.
@@ -66,6 +72,17 @@ package struct Settings: Sendable, Equatable {
     package var historyClips: Int = 100
 
     package init() {}
+}
+
+/// When the prompt takes spoken commands (`voice.attention`, `listen always|wake|key`).
+package enum Attention: String, Sendable, CaseIterable {
+    /// Any time, from speech that stands alone and is sure (the checks of `VoicePrompt`).
+    case always
+    /// After the wake phrase: "computer, list" in one breath, or the phrase and then
+    /// commands for a few seconds.
+    case wake
+    /// After a key at the prompt (push to talk): one command.
+    case key
 }
 
 /// When noise suppression applies. Measured on the command corpus (92 files each):

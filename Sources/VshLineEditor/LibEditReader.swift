@@ -73,7 +73,14 @@ package final class LibEditReader: LineReader {
             guard let el, let reader = LibEditReader.from(el) else { return UInt8(vsh_cc_error()) }
             return reader.voiceKey()
         })
+        vsh_el_add_function(el, "vsh-talk", "Listen for one spoken command (push to talk)", { el, _ in
+            guard let el, let reader = LibEditReader.from(el) else { return UInt8(vsh_cc_error()) }
+            reader.sideInput?.talkKey()
+            return UInt8(vsh_cc_norm())
+        })
         vsh_el_bind(el, Self.voiceKeyName, "vsh-voice")
+        // Push to talk (voice.attention = "key"); ~/.editrc may bind vsh-talk elsewhere.
+        vsh_el_bind(el, "^T", "vsh-talk")
         vsh_el_bind(el, "^I", "vsh-complete")
         vsh_el_bind(el, "^C", "vsh-interrupt")
         vsh_el_bind(el, "^R", "em-inc-search-prev")

@@ -18,8 +18,7 @@ package final class ListeningLineReader: LineReader {
 
     package func readLine(prompt: String) -> LineInput {
         while true {
-            voice.promptWaits(prompt: prompt)
-            let input = inner.readLine(prompt: voice.prompt())
+            let input = inner.readLine(prompt: voice.promptWaits(prompt: prompt))
             voice.promptIsBusy()
             switch input {
             case .line(let text):

@@ -11,12 +11,14 @@ package struct PromptGrammar: CommandGrammar {
         case command(VoiceCandidate)
         /// `line`: as the grammar writes it (`answer two`).
         case answer(PromptAnswer, line: String)
-        case wake(line: String)
+        /// The wake phrase, and the command said after it in the same breath, if any.
+        case wake(line: String, then: VoiceCandidate? = nil)
 
         package var line: String {
             switch self {
             case .command(let candidate): candidate.line
-            case .answer(_, let line), .wake(let line): line
+            case .answer(_, let line): line
+            case .wake(let line, let then): ([line] + (then.map { [$0.line] } ?? [])).joined(separator: " ")
             }
         }
     }
@@ -29,15 +31,29 @@ package struct PromptGrammar: CommandGrammar {
     /// when they could be more than one (a command first).
     let joined: VoiceGrammar
 
-    /// Throws when `wakePhrase` is not a valid spoken pattern.
-    package init(registry: CommandRegistry, wakePhrase: String?) throws {
+    /// The wake phrase alone, when `wake` also lets a command follow it.
+    let wakeAlone: SpokenPattern?
+
+    /// Throws when `wakePhrase` is not a valid spoken pattern. `commandsAfterWake`
+    /// (attention `wake`): the phrase may be followed by a command in one breath.
+    package init(registry: CommandRegistry, wakePhrase: String?, commandsAfterWake: Bool = false) throws {
         commands = VoiceGrammar(registry: registry)
         answers = VoiceGrammar(command: "answer", forms: PromptAnswer.spokenForms)
         if let wakePhrase {
-            _ = try SpokenPattern.parse(wakePhrase)
-            wake = VoiceGrammar(command: "listen", forms: [SpokenForm(wakePhrase, runs: "listen on")])
+            let phrase = try SpokenPattern.parse(wakePhrase)
+            var form = VoiceGrammar(command: "listen", forms: [SpokenForm(wakePhrase, runs: "listen on")])
+            if commandsAfterWake, !commands.forms.isEmpty {
+                form = VoiceGrammar(
+                    command: "listen", pattern: .sequence([phrase, .optional(.alternatives(commands.forms.map(\.pattern)))]),
+                    line: "listen on")
+                wakeAlone = phrase
+            } else {
+                wakeAlone = nil
+            }
+            wake = form
         } else {
             wake = nil
+            wakeAlone = nil
         }
         joined = VoiceGrammar(joining: [commands, answers] + (wake.map { [$0] } ?? []))
     }
@@ -53,8 +69,16 @@ package struct PromptGrammar: CommandGrammar {
         if let answer = answers.interpret(words), let parsed = PromptAnswer(answer.line) {
             return .answer(parsed, line: answer.line)
         }
-        if let wake = wake?.interpret(words) { return .wake(line: wake.line) }
-        return nil
+        guard let wake = wake?.interpret(words) else { return nil }
+        if let wakeAlone {
+            // "computer list": the shortest start that is the phrase, then a command.
+            let clean = VoiceGrammar.clean(words)
+            for k in 1...clean.count where wakeAlone.match(Array(clean[..<k])) != nil {
+                if k == clean.count { return .wake(line: wake.line) }
+                if let command = commands.interpret(Array(clean[k...])) { return .wake(line: wake.line, then: command) }
+            }
+        }
+        return .wake(line: wake.line)
     }
 
     /// What `recognition` could stand for, best first and distinct by line: the best
@@ -66,5 +90,29 @@ package struct PromptGrammar: CommandGrammar {
             meanings.append(meaning)
         }
         return meanings
+    }
+}
+
+extension PromptGrammar {
+    /// Why `phrase` will not do as a wake phrase, in words a person can act on; nil when
+    /// it will. It must be a phrase vsh can listen for, every word in the pronunciation
+    /// dictionary, and two syllables or more: a word that short is said in passing all day.
+    package static func wakePhraseProblem(_ phrase: String, dictionary: PronunciationDictionary) -> String? {
+        let better = "such as \"hey computer\" or \"okay shell\""
+        guard let pattern = try? SpokenPattern.parse(phrase) else {
+            return "the wake phrase \"\(phrase)\" is not a phrase vsh can listen for; write words, such as \"hey computer\""
+        }
+        let words = phrase.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init)
+        let unknown = pattern.vocabulary.sorted().filter { !dictionary.contains($0) }
+        if !unknown.isEmpty {
+            return "the wake phrase \"\(phrase)\" has \(unknown.map { "'\($0)'" }.joined(separator: ", ")), which the "
+                + "pronunciation dictionary lacks, so vsh cannot hear it; choose words it knows, \(better)"
+        }
+        let syllables = words.compactMap(dictionary.syllables).reduce(0, +)
+        if syllables < 2 {
+            return "the wake phrase \"\(phrase)\" has one syllable: a word that short is said in passing all day and "
+                + "would wake vsh; choose two or more, \(better)"
+        }
+        return nil
     }
 }

@@ -71,7 +71,10 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     /// it in case the dictionary cannot say it.
     private func currentGrammars() -> [PromptGrammar] {
         let commands = registry()
-        return [path.settings.wakePhrase, nil].compactMap { wake in try? PromptGrammar(registry: commands, wakePhrase: wake) }
+        let afterWake = prompt.attention == .wake
+        return [path.settings.wakePhrase, nil].compactMap { wake in
+            try? PromptGrammar(registry: commands, wakePhrase: wake, commandsAfterWake: afterWake)
+        }
     }
 
     package func stop() { audio.stop() }

@@ -30,6 +30,9 @@ package struct Verdict: Equatable, Sendable {
         case listeningOff = "listening-off"
         /// An answer, and there was no question to answer.
         case noQuestion = "no-question"
+        /// Attention `wake` or `key`, and neither the wake phrase (sure and said on its
+        /// own) nor the talk key had woken vsh.
+        case asleep
         /// A command said too soon after other speech (`voice.quiet_before_ms`): it runs
         /// on from talk.
         case notStandAlone = "not-stand-alone"

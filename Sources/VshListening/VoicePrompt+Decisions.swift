@@ -56,28 +56,50 @@ extension VoicePrompt {
             }
             return resolve(answer)
         }
+        if !isAwake {
+            // Asleep (attention wake or key): only the wake phrase, sure and said on its own,
+            // alone or with a command after it in the same breath.
+            guard attention == .wake, case .wake(_, let then)? = meanings.first, standsAlone,
+                  confidence >= max(threshold(), options.wakeConfidence) else { return ignored(heard, confidence, .asleep) }
+            awakeUntil = clock() + options.awakeSeconds
+            if let then { return accept(then, heard) }
+            lastVerdict = Verdict(.wake)
+            return .note(dim("(listening for a command)"))
+        }
         guard let best = meanings.first else { return ignored(heard, confidence, .noCommand) }
         guard confidence >= options.rejectBelow else { return ignored(heard, confidence, .confidence) }
-        if case .command = best, !standsAlone { return ignored(heard, confidence, .notStandAlone) }
+        // Woken by the phrase or the key, vsh was spoken to: no pause is needed before.
+        if case .command = best, !standsAlone, attention == .always { return ignored(heard, confidence, .notStandAlone) }
         if confidence >= threshold() {
             question = nil
-            guard case .command(let command) = best else {  // the wake phrase while listening
+            switch best {
+            case .command(let command):
+                return accept(command, heard)
+            case .wake(_, let then?):
+                return accept(then, heard)
+            default:  // the wake phrase while listening
+                if attention == .wake { awakeUntil = clock() + options.awakeSeconds }
                 lastVerdict = Verdict(.wake)
                 return .nothing
             }
-            return accept(command, heard)
         }
         let commands = meanings.compactMap { meaning -> VoiceCandidate? in
             if case .command(let command) = meaning { return command }
             return nil
         }
         guard !commands.isEmpty else { return ignored(heard, confidence, .noCommand) }
-        guard standsAlone else { return ignored(heard, confidence, .notStandAlone) }
+        guard standsAlone || attention != .always else { return ignored(heard, confidence, .notStandAlone) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 
-    /// A command vsh is sure of: runs, or asks first when it is destructive.
+    /// A command vsh is sure of: runs, or asks first when it is destructive. Said to vsh
+    /// woken by the phrase, it keeps vsh awake a while longer; by the key, it was the one.
     private func accept(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String? = nil) -> Outcome {
+        switch attention {
+        case .always: break
+        case .wake: awakeUntil = clock() + options.awakeSeconds
+        case .key: awakeUntil = -.infinity
+        }
         if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard) }
         if options.confirmDestructive && isDestructive(candidate) {
             return ask(.confirm(candidate), about: heard)

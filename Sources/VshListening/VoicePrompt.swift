@@ -6,6 +6,8 @@ import VshVoice
 package protocol ListeningControl: AnyObject {
     /// One line on what the listener does now.
     var status: String { get }
+    /// Sets when spoken commands are taken (`listen always|wake|key`); returns what to say.
+    func setAttention(_ attention: Attention) -> String
     /// Turns listening on or off; returns what to tell the person. Throws when there is
     /// no audio input to listen to.
     func setListening(_ on: Bool) throws -> String
@@ -29,6 +31,14 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         package var answerSeconds = 10.0
         /// Seconds of quiet a command needs before it (`voice.quiet_before_ms`).
         package var quietBefore = 0.0
+        /// When spoken commands are taken (`voice.attention`).
+        package var attention = Attention.always
+        /// Seconds the wake phrase (or the talk key) keeps vsh taking commands, from the
+        /// last thing said to it.
+        package var awakeSeconds = 6.0
+        /// The confidence the wake phrase needs: the strictest check vsh has, since it
+        /// opens the door to every command.
+        package var wakeConfidence = 0.8
         package var marks = PromptMarks.ascii
         package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.
@@ -43,6 +53,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             confirmDestructive = settings.confirmDestructive
             answerSeconds = settings.answerSeconds
             quietBefore = Double(settings.quietBefore) / 1000
+            attention = settings.attention
         }
     }
 
@@ -85,6 +96,13 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// `listen on` asked to try the input again: its outcome is said, even a quiet failure.
     private var retrying = false
     private var hearing = false
+    /// When spoken commands are taken; `listen always|wake|key` changes it.
+    package internal(set) var attention: Attention
+    /// Until when (`clock`) vsh takes commands, in `wake` and `key` attention: the wake
+    /// phrase or the talk key opened it.
+    var awakeUntil = -Double.infinity
+    /// The prompt the reader shows, as last handed to it.
+    private var shown: String?
     /// A command has run since the last utterance: the next one is said to vsh after it,
     /// and the quiet the listener missed while it ran is not counted (`quietBefore`).
     var afterCommand = false
@@ -96,6 +114,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
 
     package init(options: Options) {
         self.options = options
+        attention = options.attention
         threshold = { options.threshold }
         wake = try? SpokenPattern.parse(options.wakePhrase)
     }
@@ -121,11 +140,14 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
 
     // MARK: - Who may listen
 
-    /// The prompt waits for a line: the listener may take audio. The one place, with
+    /// The prompt waits for a line: the listener may take audio. Returns the prompt to
+    /// show, with the listening mark. The one place, with
     /// `promptIsBusy` and `post`, that starts and stops the listener's reading.
-    package func promptWaits(prompt: String) {
+    package func promptWaits(prompt: String) -> String {
         basePrompt = prompt
         listener?.resume()
+        shown = self.prompt()
+        return shown!
     }
 
     /// The prompt has a line to run: the listener takes no audio until the next prompt,
@@ -144,8 +166,22 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     package var state: ListenState? {
         guard input != nil else { return nil }
         if question != nil { return .asking }
-        if !isOn { return .off }
+        if !isOn || !isAwake { return .off }
         return hearing ? .hearing : .listening
+    }
+
+    /// Whether spoken commands are taken now: always, or while the wake phrase or the
+    /// talk key keeps vsh awake.
+    var isAwake: Bool { attention == .always || clock() < awakeUntil }
+
+    /// The talk key (attention `key`): takes one command, said within `awakeSeconds`.
+    package func talkKey() {
+        promptThread.check()
+        guard attention == .key, isOn else { return }
+        awakeUntil = clock() + options.awakeSeconds
+        let wakeup = self.wakeup
+        DispatchQueue.global().asyncAfter(deadline: .now() + options.awakeSeconds + 0.05) { wakeup.poke() }
+        wakeup.poke()
     }
 
     /// The prompt with the listening mark in front: `● vsh> `.
@@ -163,7 +199,9 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             return inbox
         }
 
-        let shownBefore = prompt()
+        // What the reader shows: the mark may have changed since without an event (the
+        // talk key, a lapsed wake-up).
+        let shownBefore = shown ?? prompt()
         var notes: [String] = []
         var submit: SpokenLine?
         if let q = question, clock() >= q.deadline {
@@ -218,6 +256,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         } else if prompt() != shownBefore {
             actions.append(.prompt(prompt()))
         }
+        shown = prompt()
         if let submit { actions.append(.submit(submit, mark: mark(for: submit))) }
         return actions
     }
@@ -239,7 +278,24 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             return listener == nil ? "not listening: there is no audio input" : "not listening yet: the audio input is starting"
         }
         if !isOn { return "listening is off (\(input)); say \"\(options.wakePhrase)\" or type 'listen on' to turn it on" }
-        return "listening to \(input); say a command, or type one"
+        switch attention {
+        case .always: return "listening to \(input); say a command, or type one"
+        case .wake: return "listening to \(input) for the wake phrase: say \"\(options.wakePhrase)\", then a command"
+        case .key: return "listening to \(input) when you press Ctrl-T at the prompt: press it, then say a command"
+        }
+    }
+
+    /// Sets when spoken commands are taken, for this session.
+    package func setAttention(_ attention: Attention) -> String {
+        promptThread.check()
+        self.attention = attention
+        awakeUntil = -.infinity
+        listener?.refreshGrammar()
+        switch attention {
+        case .always: return "taking spoken commands said on their own"
+        case .wake: return "taking spoken commands after \"\(options.wakePhrase)\""
+        case .key: return "taking a spoken command after Ctrl-T at the prompt"
+        }
     }
 
     package func setListening(_ on: Bool) throws -> String {

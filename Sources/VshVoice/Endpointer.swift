@@ -81,10 +81,10 @@ package final class Endpointer {
         /// early would have run out: with the full hangover it would have been part of
         /// that utterance (the rest of a word, a breath after it), not one of its own.
         package var continuesEarly = false
-        /// Seconds of quiet between the speech of the utterance before it and its own (from
-        /// the start of the stream for the first): talk runs on after short pauses, a
-        /// command is said after a silence.
-        package var quietBefore = 0.0
+        /// Seconds of quiet between the speech of the utterance before it and its own
+        /// (infinite for the first: nothing was said before it): talk runs on after short
+        /// pauses, a command is said after a silence.
+        package var quietBefore = Double.infinity
     }
 
     package static let frameLength = 160  // 10 ms at 16 kHz
@@ -279,7 +279,7 @@ package final class Endpointer {
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
             snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil,
-            quietBefore: Double(speechStartFrame - (previousSpeechEnd ?? 0)) / 100), to)
+            quietBefore: previousSpeechEnd.map { Double(speechStartFrame - $0) / 100 } ?? .infinity), to)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.

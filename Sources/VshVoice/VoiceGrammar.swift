@@ -67,6 +67,11 @@ package struct VoiceGrammar: CommandGrammar {
         self.init(joining: registry.entries.map { VoiceGrammar(command: $0.info.name, forms: $0.info.spokenForms) })
     }
 
+    /// The grammar of one form given as a pattern already parsed.
+    package init(command: String, pattern: SpokenPattern, line: String) {
+        forms = [Form(command: command, pattern: pattern, line: line)]
+    }
+
     /// The grammar of one command's spoken `forms`.
     package init(command: String, forms spoken: [SpokenForm]) {
         for form in spoken {
@@ -124,7 +129,7 @@ package struct VoiceGrammar: CommandGrammar {
     }
 
     /// The words without fillers and with variants as the word itself.
-    static func clean(_ words: [String]) -> [String] {
+    package static func clean(_ words: [String]) -> [String] {
         words.map(baseWord).filter { !$0.isEmpty && !fillers.contains($0) }
     }
 

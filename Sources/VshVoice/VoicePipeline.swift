@@ -58,7 +58,7 @@ package struct Utterance: Sendable, Equatable {
     package var continuesEarly = false
     /// Seconds of quiet before its speech since the speech of the utterance before it
     /// (`Endpointer.Segment.quietBefore`).
-    package var quietBefore = 0.0
+    package var quietBefore = Double.infinity
     /// The monotonic time (`VoicePrompt.monotonic`) at which its end was captured, where
     /// the listener knows it: for the timing `--verbose` shows.
     package var endCaptured: Double?

@@ -40,7 +40,10 @@ import VshTestSupport
         }
 
         /// The prompt's grammar over the built-in commands, with the fixture's wake phrase.
-        var grammar: PromptGrammar { try! PromptGrammar(registry: Builtins.registry(), wakePhrase: voice.options.wakePhrase) }
+        var grammar: PromptGrammar {
+            try! PromptGrammar(
+                registry: Builtins.registry(), wakePhrase: voice.options.wakePhrase, commandsAfterWake: voice.attention == .wake)
+        }
 
         /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
         /// listener would, and returns what the prompt does.
@@ -154,6 +157,68 @@ import VshTestSupport
         #expect(Self.submitted(f.hear("yes", 0.9, quietBefore: 0.2))?.line == "delete 2", "an answer needs no pause")
     }
 
+    /// Attention `wake`: asleep, only the wake phrase counts, sure and said on its own; it
+    /// opens a few seconds for commands, which each command extends.
+    @Test func wakeAttentionTakesCommandsAfterTheWakePhrase() throws {
+        let f = Fixture {
+            $0.attention = .wake
+            $0.wakePhrase = "hey computer"
+            $0.quietBefore = 0.5
+        }
+        #expect(f.voice.prompt() == "- vsh> ", "asleep shows as off")
+        #expect(f.hear("list", 0.99) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .asleep))
+        #expect(f.hear("hey computer", 0.7) == [], "the wake phrase needs the strictest confidence")
+        #expect(f.hear("hey computer", 0.95, quietBefore: 0.2) == [], "and to be said on its own")
+        #expect(Self.notes(f.hear("hey computer", 0.95)) == ["(listening for a command)"])
+        #expect(f.voice.prompt() == "* vsh> ")
+        #expect(Self.submitted(f.hear("list", 0.9, quietBefore: 0.2))?.line == "list", "spoken to: no pause needed")
+        f.clock.now += 5
+        #expect(Self.submitted(f.hear("help", 0.9, quietBefore: 0.2))?.line == "help", "each command keeps it awake")
+        f.clock.now += 7
+        #expect(f.hear("help", 0.99) == [.prompt("- vsh> ")], "asleep again: the mark says so, and nothing runs")
+        // In one breath.
+        let ran = try #require(Self.submitted(f.hear("hey computer set quality high", 0.95)))
+        #expect(ran.line == "quality high")
+    }
+
+    /// Attention `key` (push to talk): one command after the key, none without it.
+    @Test func keyAttentionTakesOneCommandAfterTheKey() throws {
+        let f = Fixture { $0.attention = .key }
+        #expect(f.hear("list", 0.99) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .asleep))
+        #expect(f.hear("listen on", 0.99) == [], "the wake phrase does not wake it: the key does")
+        f.voice.talkKey()
+        #expect(f.voice.takeActions() == [.prompt("* vsh> ")])
+        #expect(Self.submitted(f.hear("list", 0.9, quietBefore: 0.1))?.line == "list")
+        #expect(f.hear("help", 0.99) == [], "one command")
+        f.voice.talkKey()
+        f.clock.now += 7
+        #expect(f.hear("help", 0.99) == [], "the key's moment passed")
+    }
+
+    @Test func attentionChangesForTheSession() {
+        let f = Fixture()
+        #expect(f.voice.setAttention(.key).contains("Ctrl-T"))
+        #expect(f.voice.status.contains("Ctrl-T"))
+        #expect(f.voice.promptWaits(prompt: "vsh> ") == "- vsh> ", "the next prompt shows it asleep")
+        #expect(f.hear("list", 0.99) == [])
+        _ = f.voice.setAttention(.always)
+        #expect(Self.submitted(f.hear("list", 0.99))?.line == "list")
+    }
+
+    @Test func aWakePhraseOfOneSyllableOrUnknownWordsIsRefusedWithABetterOne() {
+        let dictionary = PronunciationDictionary(entries: [
+            "go": ["G OW"], "hey": ["HH EY"], "computer": ["K AH M P Y UW T ER"], "listen": ["L IH S AH N"], "on": ["AA N"],
+        ])
+        #expect(PromptGrammar.wakePhraseProblem("hey computer", dictionary: dictionary) == nil)
+        #expect(PromptGrammar.wakePhraseProblem("listen on", dictionary: dictionary) == nil)
+        #expect(PromptGrammar.wakePhraseProblem("go", dictionary: dictionary)?.contains("one syllable") == true)
+        let unknown = PromptGrammar.wakePhraseProblem("hey zorblax", dictionary: dictionary) ?? ""
+        #expect(unknown.contains("'zorblax'") && unknown.contains("hey computer"), "\(unknown)")
+        #expect(PromptGrammar.wakePhraseProblem("hey (", dictionary: dictionary) != nil)
+    }
+
     @Test func doubtfulSpeechIsIgnored() {
         let f = Fixture()
         #expect(f.hear("reload", 0.1) == [])
@@ -205,7 +270,7 @@ import VshTestSupport
     @Test func offOnlyTheWakePhraseCounts() throws {
         let f = Fixture()
         #expect(try f.voice.setListening(false).hasPrefix("listening off"))
-        #expect(f.voice.prompt() == "- vsh> ")
+        #expect(f.voice.promptWaits(prompt: "vsh> ") == "- vsh> ")
         #expect(f.hear("list", 0.99) == [], "heard, and ignored")
         #expect(Self.notes(f.hear("listen on", 0.95)) == ["(listening again)"])
         #expect(Self.submitted(f.hear("list", 0.99))?.line == "list")
