@@ -46,6 +46,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/dictation_final.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/soak.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/faults.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/device_faults.py

@@ -48,9 +48,11 @@ package struct Settings: Sendable, Equatable {
     package var earlyEnd: Int = 150
     /// Milliseconds of quiet a spoken command needs before it, since the speech before it:
     /// talk runs on after short pauses, a command is said after a silence (0: no such
-    /// check). Answers and the wake phrase need none, nor the first utterance after a
-    /// command ran. Chosen on fold 0 of bench/attention.py.
-    package var quietBefore: Int = 500
+    /// check). Answers need none, nor the first utterance after a command ran. 700, the
+    /// knee on fold 0 of bench/attention.py: false runs in talk 26 (off), 19 (500), 15
+    /// (700 to 1000), 11 (1500); the commands said to vsh all came after a silence
+    /// (research/attention/ATTENTION.md).
+    package var quietBefore: Int = 700
     /// At the prompt, utterances below this confidence are ignored; between it and
     /// `voiceThreshold` vsh asks "did you mean" with the likeliest commands.
     package var voiceRejectBelow: Double = 0.3

@@ -96,8 +96,10 @@ import VshTestSupport
         #expect(spoken.status == 0)
     }
 
-    /// The keyword commands shipped in commands/, spoken: `listen` gives the lines, the
-    /// shell runs them in order and `done` records the digits.
+    /// The keyword commands shipped in commands/, spoken at the prompt: they run in
+    /// order and `done` records the digits. (`vsh listen` keeps a fresh session's state,
+    /// where no keyword command listens, so it does not hear back, done and reset: the
+    /// prompt, which runs the commands, does.)
     @Test func keywordCommandsFromASpokenSequence() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
@@ -106,13 +108,17 @@ import VshTestSupport
         // keyword commands, so it says "count four six".
         let audio = try speak(["code seven", "count one two", "back", "code three", "done", "count four six", "reset"],
                               in: vsh, name: "keywords")
-        let heard = try listen(vsh, audio)
-        let lines = heard.compactMap(\.command)
-        #expect(lines == ["code 7", "count 12", "back", "code 3", "done", "count 46", "reset"], "heard: \(heard.map(\.text))")
-        let result = try vsh.run([], stdin: lines.joined(separator: "\n") + "\noutputs\noutputs --json\n")
+        let env = vsh.environment(["TERM": "xterm", "LANG": "C", "LC_ALL": "C", "PATH": "/usr/bin:/bin"])
+        let tty = try TmuxSession(command: [VshBinary.path, "--fast", "--audio-in", audio], environment: env, width: 120, height: 40)
+        let screen = try tty.waitFor("the end of the audio", timeout: 90) { $0.contains("keywords.wav ended") }
+        let history = (vsh.home.read("state/vsh/history") ?? "").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst(3).first ?? "" }
+        #expect(history == ["code 7", "count 12", "back", "code 3", "done", "count 46", "reset"], "\(screen)")
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+        let result = try vsh.run([], stdin: "outputs\noutputs --json\n")
         #expect(result.stderr == "")
         #expect(result.stdout == """
-            {"command": "code", "value": "3"}
             1  code  3
             [
             {"command": "code", "value": "3"}

@@ -121,18 +121,19 @@ import VshTestSupport
         // "list", then "one".
         try tty.waitFor("did you mean", timeout: 20)
         try tty.waitFor("No transcripts yet.", timeout: 20)
-        // "save": answered by typing.
-        try tty.waitFor("the question about save") { $0.hasSuffix("? vsh> ") && $0.contains("save") && $0.components(separatedBy: "did you mean").count == 3 }
+        // "drafts" (not "save": with nothing recorded, vsh does not listen for it): answered
+        // by typing.
+        try tty.waitFor("the question about drafts") { $0.hasSuffix("? vsh> ") && $0.contains("drafts") && $0.components(separatedBy: "did you mean").count == 3 }
         try tty.type("1")
         try tty.send("Enter")
-        try tty.waitFor("→ save")
-        try tty.waitFor("nothing to save")
+        try tty.waitFor("→ drafts")
+        try tty.waitFor("No unsaved drafts.")
         // "help": not answered.
         let lapsed = try tty.waitFor("(no answer: 'help'", timeout: 20)
         #expect(Self.spoken(lapsed) == ["list (chosen 1)"], "\(lapsed)")
         #expect(!lapsed.contains("usage: help"), "help did not run")
         let entries = history(vsh)
-        #expect(entries.map { $0[3] } == ["list", "save"])
+        #expect(entries.map { $0[3] } == ["list", "drafts"])
         #expect(entries.map { $0[1] } == ["spoken", "spoken"])
         try tty.send("C-d")
         #expect(try tty.waitForExit() == 0)
@@ -205,7 +206,7 @@ enum SpokenSessions {
         ("s0", "awb", "record | stop recording | save | list"),
         ("s1", "awb", "quality high | record | stop | delete two"),
         ("s2", "awb", "code seven | back | code three | done | count one two | reset"),
-        ("dym", "awb", "list | one | save | help"),
+        ("dym", "awb", "list | one | drafts | help"),
         ("confirm", "kal16", "delete two | yes | delete one | no"),
         ("onoff", "awb", "listen off | list | listen on | list"),
     ]
