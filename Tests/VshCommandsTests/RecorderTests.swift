@@ -80,7 +80,8 @@ import VshTestSupport
             let result = try Self.record(services, store: TranscriptStore(directory: dir.file("store"), keyFile: nil))
             #expect(result.draft.transcript == "hello")
             #expect(result.draft.duration == 2.5, "the draft holds all the raw audio")
-            heard[denoise] = try #require(services.dictationRecognizer.decoded.first)
+            let decoded = try #require(services.dictationRecognizer.decoded.first, "an utterance was decoded")
+            heard[denoise] = decoded
         }
         let raw = try #require(heard[.auto]), processed = try #require(heard[.on])
         // The same utterance: `auto` decodes it as the endpointer cut it, `on` halved.
