@@ -88,10 +88,7 @@ struct ListenSubcommand: ParsableCommand {
             })
         }
         var settings = app.settings
-        if let problem = wakePhraseProblem(settings) {
-            FileDescriptorSink.standardError.line("warning: \(problem); using \"\(Settings().wakePhrase)\"")
-            settings.wakePhrase = Settings().wakePhrase
-        }
+        checkWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
         let registry = app.registry()
         // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
         // command listening.

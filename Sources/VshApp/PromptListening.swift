@@ -25,10 +25,7 @@ enum PromptListening {
     /// device that does not open leaves vsh quietly typing-only (`listen` says why).
     static func attach(to editor: LibEditReader, session: Session, options: Options,
                        environment: [String: String], output: TextSink) -> LineReader {
-        if let problem = wakePhraseProblem(session.settings) {
-            output.line("warning: \(problem); using \"\(Settings().wakePhrase)\"")
-            session.settings.wakePhrase = Settings().wakePhrase
-        }
+        checkWakePhrase(&session.settings, warn: output.line)
         var promptOptions = VoicePrompt.Options(settings: session.settings)
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
@@ -60,16 +57,18 @@ enum PromptListening {
     }
 }
 
-/// Why the configured wake phrase will not do (`PromptGrammar.wakePhraseProblem`), read
-/// against the model's dictionary; nil when it will, or the dictionary cannot be read (the
-/// recogniser then says so).
-func wakePhraseProblem(_ settings: Settings) -> String? {
-    let words = Set(settings.wakePhrase.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init))
-    guard let dictionary = try? PronunciationDictionary(path: settings.dictionaryPath, only: words) else {
-        return (try? SpokenPattern.parse(settings.wakePhrase)) == nil
-            ? PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: PronunciationDictionary(entries: [:])) : nil
-    }
-    return PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: dictionary)
+/// Keeps the configured wake phrase when it will do, else puts the default in its place
+/// after `warn` says why (`PromptGrammar.wakePhraseProblem`, read against the model's
+/// dictionary). The settings reader has refused a phrase that does not parse; a dictionary
+/// that cannot be read leaves the phrase as it is (the recogniser then says so). The prompt
+/// and `vsh listen` both start here.
+func checkWakePhrase(_ settings: inout Settings, warn: (String) -> Void) {
+    guard let pattern = try? SpokenPattern.parse(settings.wakePhrase),
+          let dictionary = try? PronunciationDictionary(path: settings.dictionaryPath, only: pattern.vocabulary),
+          let problem = PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: dictionary) else { return }
+    let fallback = Settings().wakePhrase
+    warn("warning: \(problem); using \"\(fallback)\"")
+    settings.wakePhrase = fallback
 }
 
 extension VoicePrompt {

@@ -34,10 +34,11 @@ extension VoicePrompt {
     /// decided is also kept in `lastVerdict`.
     func decide(_ heard: Utterance, grammar: PromptGrammar) -> Outcome {
         promptThread.check()
-        let confidence = heard.continuesEarly ? 0 : heard.recognition.confidence
-        let meanings = heard.continuesEarly ? [] : grammar.meanings(of: heard.recognition)
         let standsAlone = afterCommand || heard.quietBefore >= options.quietBefore
         afterCommand = false
+        if heard.continuesEarly { return ignored(heard, 0, isOn ? .continuesEarly : .listeningOff) }
+        let confidence = heard.recognition.confidence
+        let meanings = grammar.meanings(of: heard.recognition)
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)
             guard confidence >= threshold(), wake?.match(words) != nil else {
@@ -47,7 +48,6 @@ extension VoicePrompt {
             lastVerdict = Verdict(.wake)
             return .note(dim("(listening again)"))
         }
-        if heard.continuesEarly { return ignored(heard, confidence, .continuesEarly) }
         if case .answer(let answer, _)? = meanings.first, confidence >= options.rejectBelow {
             guard question != nil else {
                 guard confidence >= threshold() else { return ignored(heard, confidence, .confidence) }

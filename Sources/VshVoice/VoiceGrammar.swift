@@ -29,19 +29,6 @@ package struct VoiceCandidate: Sendable, Equatable {
     }
 }
 
-extension CommandGrammar {
-    /// What `recognition` could run, best first and distinct by line: the best phrase's
-    /// reading when it is one, then the runners-up's (what "did you mean" offers).
-    package func readings(of recognition: Recognition) -> [VoiceCandidate] {
-        var readings: [VoiceCandidate] = []
-        for words in [recognition.words.map(\.word)] + recognition.alternatives {
-            guard let reading = interpret(words), !readings.contains(where: { $0.line == reading.line }) else { continue }
-            readings.append(reading)
-        }
-        return readings
-    }
-}
-
 /// The recognition grammar built from the registry's spoken forms, and the way back
 /// from recognised words to the command line they stand for.
 package struct VoiceGrammar: CommandGrammar {
