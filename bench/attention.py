@@ -303,9 +303,18 @@ def main():
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-attention"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", default=None, metavar="PREFIX", help="also write every decision to PREFIX.foldN.json")
+    ap.add_argument("--trained", default=None, metavar="DIR",
+                    help="first adapt vsh's model to the takes in DIR (`vsh train --from DIR`, e.g. one fsdd speaker's "
+                         "from bench/train.py): every voice in the streams is then someone else's, and the speaker "
+                         "check applies. Measure a fold the speaker is not in.")
     args = ap.parse_args()
     require_eval(EVAL_DIR)
     home, env = user_home(args.vsh_config)
+    if args.trained:
+        rc, out, err = run([args.vsh, "train", "--from", args.trained], env, 600)
+        if rc != 0:
+            sys.exit(f"vsh train --from {args.trained} failed: {err.strip()}")
+        log(out.strip().splitlines()[-1] if out.strip() else "trained")
     gram = stock_grammar(home)
     started = time.perf_counter()
     tools = [("vsh", lambda p: run_vsh(args.vsh, env, p))] + ([] if args.no_stock else [("stock", lambda p: run_stock(gram, p))])

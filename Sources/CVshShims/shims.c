@@ -111,3 +111,53 @@ static void vsh_alsa_error_handler(const char *file, int line, const char *funct
 void vsh_alsa_capture_errors(void) { snd_lib_error_set_handler(vsh_alsa_error_handler); }
 void vsh_alsa_clear_error(void) { vsh_alsa_message[0] = '\0'; }
 const char *vsh_alsa_first_error(void) { return vsh_alsa_message; }
+
+// ---- speech features ------------------------------------------------------------------------
+
+#include <sphinxbase/fe.h>
+#include <sphinxbase/feat.h>
+#include <sphinxbase/ckd_alloc.h>
+
+int vsh_speech_features(cmd_ln_t *config, const int16_t *samples, size_t count, float **out, int *frames) {
+    *out = NULL;
+    *frames = 0;
+    fe_t *fe = fe_init_auto_r(config);
+    if (fe == NULL) return -1;
+    feat_t *feat = feat_init("1s_c_d_dd", CMN_BATCH, 0, AGC_NONE, 0, 13);
+    if (feat == NULL) { fe_free(fe); return -1; }
+    int rc = -1;
+    int32 room = 0;
+    size_t left = count;
+    const int16 *p = samples;
+    fe_process_frames(fe, NULL, &left, NULL, &room, NULL);  // how many frames count samples make
+    room += 2;
+    mfcc_t **cep = (mfcc_t **)ckd_calloc_2d(room, fe_get_output_size(fe), sizeof(mfcc_t));
+    int32 n = room;
+    left = count;
+    fe_start_utt(fe);
+    if (fe_process_frames(fe, &p, &left, cep, &n, NULL) >= 0) {
+        int32 last = 0;
+        if (n < room) fe_end_utt(fe, cep[n], &last);
+        n += last;
+        if (n > 0) {
+            mfcc_t ***f = feat_array_alloc(feat, n);
+            int32 ncep = n;
+            int32 made = feat_s2mfc2feat_live(feat, cep, &ncep, 1, 1, f);
+            int dim = feat_dimension(feat);
+            *out = malloc(sizeof(float) * (size_t)made * (size_t)dim);
+            if (*out != NULL) {
+                for (int32 i = 0; i < made; i++)
+                    for (int d = 0; d < dim; d++) (*out)[i * dim + d] = (float)f[i][0][d];
+                *frames = made;
+                rc = 0;
+            }
+            feat_array_free(f);
+        } else {
+            rc = 0;
+        }
+    }
+    ckd_free_2d(cep);
+    feat_free(feat);
+    fe_free(fe);
+    return rc;
+}

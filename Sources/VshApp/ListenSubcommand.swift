@@ -160,7 +160,8 @@ struct ListenSubcommand: ParsableCommand {
                 + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null"), "
                 + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null"), "
                 + "\"speech_outside_words\": \(f.speechOutsideWords), "
-                + "\"weakest_voicing\": \((f.weakestVoicing * 1000).rounded() / 1000)}"
+                + "\"weakest_voicing\": \((f.weakestVoicing * 1000).rounded() / 1000), "
+                + "\"speaker_score\": \(f.speakerScore.map { JSON.number(($0 * 1000).rounded() / 1000) } ?? "null")}"
         }
         return out
     }

@@ -82,6 +82,9 @@ extension VoicePrompt {
         voice.threshold = { [configured = options.threshold] in
             AdaptedModel.commandThreshold(configured: configured, use: model().adaptation)
         }
+        voice.speakerThreshold = { [checking = options.speakerCheck] in
+            AdaptedModel.speakerThreshold(checking: checking, use: model().adaptation)
+        }
         voice.isDestructive = VoicePrompt.destructive(in: registry)
         voice.endsSession = VoicePrompt.endsSession(in: registry)
         return voice

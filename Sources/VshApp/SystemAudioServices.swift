@@ -74,6 +74,13 @@ final class SystemAudioServices: AudioServices, TrainingServices {
         return (try SphinxAdaptation(model: model, workDirectory: paths.state), model.stockAcousticModel)
     }
 
+    func speakerScores(_ utterances: [[Int16]]) throws -> [Double?] {
+        let model = model
+        guard model.isAdapted else { throw CommandError("no adapted speech model is in use to check speakers with") }
+        let check = try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel)
+        return utterances.map(check.score(utterance:))
+    }
+
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         guard devices else {
             throw CommandError("vsh was started with --no-voice, so it opens no sound device; start it without --no-voice to play \(path)")

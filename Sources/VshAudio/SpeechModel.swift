@@ -26,6 +26,11 @@ package struct SpeechModel: Sendable, Equatable {
     /// The acoustic model loaded: the adapted one when there is one in use.
     package var acousticModel: String { adaptation.acousticModel(stock: stockAcousticModel) }
     package var stockAcousticModel: String { directory + "/en-us" }
+    /// Whether the acoustic model loaded is one adapted to the person.
+    package var isAdapted: Bool {
+        if case .adapted = adaptation { return true }
+        return false
+    }
     package var dictionary: String { directory + "/cmudict-en-us.dict" }
     package var languageModel: String { directory + "/en-us.lm.bin" }
 

@@ -14,6 +14,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private let decoder: PocketSphinxDecoder
+    /// While a model adapted to the person is in use: how much each command sounds like
+    /// them (`Confidence.Features.speakerScore`).
+    private let speaker: SpeakerCheck?
     /// The everyday words the commands compete with: a phrase with one of them is no command.
     private let otherWords: Set<String>
     /// Whether words are a whole phrase of the grammar (true for any when the grammar is
@@ -55,6 +58,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         ])
         try decoder.addGrammar("cmd", jsgf: open)
         decoder.use("cmd")
+        speaker = model.isAdapted ? try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel) : nil
     }
 
     /// Each utterance is decoded as a new stream (`PocketSphinxDecoder.decode`): the same
@@ -108,7 +112,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
             speechOutsideWords: Self.speechOutside(spans, of: audio),
-            weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1)
+            weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
+            speakerScore: other == nil ? speaker?.score(audio) : nil)
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }

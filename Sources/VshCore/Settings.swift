@@ -68,6 +68,8 @@ package struct Settings: Sendable, Equatable {
     package var listenAtPrompt: Bool = true
     /// Spoken destructive commands ask for a yes or no before they run.
     package var confirmDestructive: Bool = true
+    /// With a model adapted to the person (`train`), spoken commands must sound like them.
+    package var speakerCheck: Bool = true
     /// Seconds a question at the prompt waits for its answer.
     package var answerSeconds: Double = 10
     /// How many spoken commands' audio clips the history keeps.

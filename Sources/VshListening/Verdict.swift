@@ -36,6 +36,9 @@ package struct Verdict: Equatable, Sendable {
         /// A command said too soon after other speech (`voice.quiet_before_ms`): it runs
         /// on from talk.
         case notStandAlone = "not-stand-alone"
+        /// With a model adapted to the person (`train`), it sounded less like them than
+        /// their own takes do (`voice.speaker_check`).
+        case otherSpeaker = "other-speaker"
     }
 
     package var kind: Kind

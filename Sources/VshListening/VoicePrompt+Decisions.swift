@@ -29,7 +29,7 @@ extension VoicePrompt {
 
     /// The one step from an utterance to what the prompt does: read its words (and the
     /// runners-up) against the grammar it was heard with, then run, ask, wake or ignore by
-    /// the confidence. The rest of an utterance that ended early (`continuesEarly`) is
+    /// the confidence, once the speaker check (after `train`) has passed it. The rest of an utterance that ended early (`continuesEarly`) is
     /// nothing: with the full hangover it would have been part of that command. What it
     /// decided is also kept in `lastVerdict`.
     func decide(_ heard: Utterance, grammar: PromptGrammar) -> Outcome {
@@ -38,6 +38,10 @@ extension VoicePrompt {
         afterCommand = false
         if heard.continuesEarly { return ignored(heard, 0, isOn ? .continuesEarly : .listeningOff) }
         let confidence = heard.recognition.confidence
+        // Someone else's speech does nothing: no command, answer or wake phrase.
+        if let floor = speakerThreshold(), let score = heard.recognition.features?.speakerScore, score < floor {
+            return ignored(heard, confidence, .otherSpeaker)
+        }
         let meanings = grammar.meanings(of: heard.recognition)
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)

@@ -39,6 +39,8 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         /// The confidence the wake phrase needs: the strictest check vsh has, since it
         /// opens the door to every command.
         package var wakeConfidence = 0.8
+        /// After `train`, commands must sound like the person (`voice.speaker_check`).
+        package var speakerCheck = true
         package var marks = PromptMarks.ascii
         package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.
@@ -54,6 +56,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             answerSeconds = settings.answerSeconds
             quietBefore = Double(settings.quietBefore) / 1000
             attention = settings.attention
+            speakerCheck = settings.speakerCheck
         }
     }
 
@@ -69,6 +72,10 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// The confidence a command needs, asked per utterance: `options.threshold`, unless
     /// `train` calibrated one for the person (it may change during the session).
     package var threshold: () -> Double
+    /// The speaker score (`Confidence.Features.speakerScore`) a command needs, asked per
+    /// utterance: nil while no model adapted to the person is in use, or
+    /// `voice.speaker_check` is off.
+    package var speakerThreshold: () -> Double? = { nil }
 
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.

@@ -23,6 +23,10 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     /// are not commands (`ThresholdCalibration`), and how many there were.
     package var threshold: Double?
     package var calibrationTakes: Int?
+    /// The speaker score (`SpeakerCalibration`) a command needs, calibrated on the takes,
+    /// and how many takes it was calibrated on; nil for a model adapted before the check.
+    package var speakerThreshold: Double?
+    package var speakerTakes: Int?
 
     package init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base
@@ -83,6 +87,13 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     package static func commandThreshold(configured: Double, use: Use) -> Double {
         guard case .adapted(let model, _) = use, let calibrated = model.threshold else { return configured }
         return max(configured, calibrated)
+    }
+
+    /// The speaker score a command needs while the adapted model is in use and the check is
+    /// on (`voice.speaker_check`); nil otherwise.
+    package static func speakerThreshold(checking: Bool, use: Use) -> Double? {
+        guard checking, case .adapted(let model, _) = use else { return nil }
+        return model.speakerThreshold
     }
 
     /// Writes the manifest into `directory`, last: a model without one is never loaded.

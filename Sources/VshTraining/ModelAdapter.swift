@@ -16,6 +16,10 @@ package protocol ModelAdapter {
 package protocol TrainingServices: AnyObject {
     /// What adapts the speech model to the person, and the stock acoustic model it adapts.
     func modelAdapter() throws -> (adapter: ModelAdapter, base: String)
+    /// Each utterance's speaker score against the adapted model in use
+    /// (`Confidence.Features.speakerScore`; nil where it has no speech); throws when no
+    /// adapted model is in use.
+    func speakerScores(_ utterances: [[Int16]]) throws -> [Double?]
 }
 
 extension Session {

@@ -52,6 +52,28 @@ extension TrainingTakes {
     package static let modelName = "model"
 }
 
+/// The speaker check's threshold, from the person's takes: their 5th percentile score,
+/// less `margin`. The takes were adapted on, so they score higher than the person's new
+/// speech does; the margin covers that. Chosen on the fsdd speakers of fold 0 (george,
+/// lucas, yweweler) as the smallest margin that kept at least 95% of each one's own new
+/// digits; on the held-out speaker (jackson) it kept 93.3% of theirs and stopped 23.6% of
+/// other people's (research/attention/SPEAKER.md).
+package enum SpeakerCalibration {
+    package static let margin = 0.5
+    /// Fewer takes say nothing about a 5th percentile.
+    package static let fewestTakes = 10
+
+    /// The threshold for the takes' speaker scores, or nil with fewer than `fewestTakes`.
+    package static func threshold(takes scores: [Double]) -> Double? {
+        guard scores.count >= fewestTakes else { return nil }
+        let sorted = scores.sorted()
+        let place = 0.05 * Double(sorted.count - 1)
+        let low = Int(place.rounded(.down)), high = min(low + 1, sorted.count - 1)
+        let fifth = sorted[low] + (sorted[high] - sorted[low]) * (place - Double(low))
+        return ((fifth - margin) * 1000).rounded() / 1000
+    }
+}
+
 /// Rejection keeps its promise after adaptation: an adapted model hears the person's
 /// speech better, commands and everything else alike, so confidences rise for speech
 /// that is not a command too (measured on fsdd: a speaker's lone digits, which are no

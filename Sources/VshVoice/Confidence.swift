@@ -38,9 +38,15 @@ package struct Confidence: Sendable, Equatable {
         /// How voiced the least voiced word is: its most periodic frame's YIN difference
         /// (`Voicing`), 0 for a clear vowel, about 1 for noise.
         package var weakestVoicing: Double
+        /// With a model adapted to the person (`train`): how much better it explains the
+        /// words than the stock model, per frame (a log-likelihood ratio, nats). Not part
+        /// of the confidence: the speaker check compares it with the person's own.
+        package var speakerScore: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
-                    otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0) {
+                    otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
+                    speakerScore: Double? = nil) {
+            self.speakerScore = speakerScore
             self.speechOutsideWords = speechOutsideWords
             self.weakestVoicing = weakestVoicing
             self.frames = frames

@@ -47,9 +47,13 @@ import VshTestSupport
 
         /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
         /// listener would, and returns what the prompt does.
-        func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10) -> [PromptAction] {
+        func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
+                  speakerScore: Double? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
             utterance.quietBefore = quietBefore
+            if let speakerScore {
+                utterance.recognition.features = Confidence.Features(frames: 80, wordFrames: 40, phones: 3, speakerScore: speakerScore)
+            }
             voice.post(.heard(utterance, grammar))
             return voice.takeActions()
         }
@@ -180,6 +184,31 @@ import VshTestSupport
         // In one breath.
         let ran = try #require(Self.submitted(f.hear("hey computer set quality high", 0.95)))
         #expect(ran.line == "quality high")
+    }
+
+    /// After `train`: speech that sounds less like the person than the calibrated score
+    /// runs nothing, be it a command, an answer or the wake phrase; the person's own runs.
+    @Test func otherPeoplesSpeechRunsNothingAfterTrain() throws {
+        let f = Fixture()
+        var floor: Double? = 0.2
+        f.voice.speakerThreshold = { floor }
+        #expect(f.hear("list", 0.99, speakerScore: 0.1) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
+        #expect(Self.submitted(f.hear("list", 0.99, speakerScore: 0.3))?.line == "list")
+        // Someone else cannot answer the person's question.
+        #expect(!Self.notes(f.hear("delete two", 0.9, speakerScore: 0.5)).isEmpty)
+        #expect(f.hear("yes", 0.95, speakerScore: -0.4) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
+        #expect(Self.submitted(f.hear("yes", 0.95, speakerScore: 0.6))?.line == "delete 2")
+        // Nor turn listening back on.
+        _ = try f.voice.setListening(false)
+        _ = f.voice.takeActions()
+        #expect(f.hear("listen on", 0.99, speakerScore: 0) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
+        #expect(Self.notes(f.hear("listen on", 0.99, speakerScore: 0.25)) == ["(listening again)"])
+        // No adapted model (or the check off): no check.
+        floor = nil
+        #expect(Self.submitted(f.hear("list", 0.99, speakerScore: -3))?.line == "list")
     }
 
     /// Attention `key` (push to talk): one command after the key, none without it.

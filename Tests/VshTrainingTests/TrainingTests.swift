@@ -124,6 +124,24 @@ import VshTraining
         #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .setAside("updated")) == 0.5)
     }
 
+    @Test func theSpeakerThresholdLiesAMarginUnderThePersonsOwnTakes() throws {
+        // 21 takes scoring 0.0 … 2.0: the 5th percentile is 0.1, the threshold 0.1 − 0.5.
+        let scores = (0...20).map { Double($0) / 10 }.shuffled()
+        #expect(SpeakerCalibration.threshold(takes: scores) == -0.4)
+        #expect(SpeakerCalibration.threshold(takes: [1, 1, 1]) == nil, "too few takes to say")
+        // In use only with the adapted model that carries it, and while the check is on.
+        var model = AdaptedModel(base: "/m", takes: 21, seconds: 40, recipe: "mllr+map")
+        #expect(AdaptedModel.speakerThreshold(checking: true, use: .adapted(model, directory: "/s/model")) == nil,
+                "a model adapted before the check has none")
+        model.speakerThreshold = -0.4
+        #expect(AdaptedModel.speakerThreshold(checking: true, use: .adapted(model, directory: "/s/model")) == -0.4)
+        #expect(AdaptedModel.speakerThreshold(checking: false, use: .adapted(model, directory: "/s/model")) == nil)
+        #expect(AdaptedModel.speakerThreshold(checking: true, use: .stock) == nil)
+        // The manifest keeps it.
+        let data = try JSONEncoder().encode(model)
+        #expect(try JSONDecoder().decode(AdaptedModel.self, from: data).speakerThreshold == -0.4)
+    }
+
     @Test func theAdaptedModelIsLoadedOnlyWhileItMatchesItsBase() throws {
         let dir = TempDirectory("model")
         let base = dir.file("stock")

@@ -3,11 +3,14 @@
 // Why each exists:
 // - el_set / el_get / history are variadic: Swift does not import variadic C functions.
 // - sphinxbase's err_set_callback takes a variadic callback, which Swift cannot write.
+// - sphinxbase's feature computation hands back mfcc_t*** arrays, simpler walked in C.
 #ifndef VSH_SHIMS_H
 #define VSH_SHIMS_H
 
 #include <histedit.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <sphinxbase/cmd_ln.h>
 
 /// Signature of an editor function bound to a key (EL_ADDFN): returns a CC_* code.
 typedef unsigned char (*vsh_el_func_t)(EditLine *el, int ch);
@@ -61,5 +64,11 @@ void vsh_alsa_clear_error(void);
 /// The calling thread's first ALSA message since vsh_alsa_clear_error, or "" if none.
 /// The text belongs to the thread and changes on its next clear; copy it before then.
 const char *vsh_alsa_first_error(void);
+
+/// The 39-value features (13 cepstra, their deltas and double deltas, cepstral mean
+/// normalised over the whole utterance) PocketSphinx computes from `count` samples with the
+/// front-end settings in `config` (a model's feat.params): `*frames` rows of 39 floats in
+/// `*out`, which the caller frees. Returns 0, or -1 when the front end refused its settings.
+int vsh_speech_features(cmd_ln_t *config, const int16_t *samples, size_t count, float **out, int *frames);
 
 #endif

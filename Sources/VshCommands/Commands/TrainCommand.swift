@@ -76,11 +76,19 @@ package struct TrainCommand: ShellCommand {
         if let calibration = try calibrate(context, voice: voice, takes: chosen) {
             model.threshold = calibration.threshold
             model.calibrationTakes = calibration.takes
-            try model.write(into: training.modelDirectory)
         }
+        progress("Learning how your voice sounds to the adapted model…")
+        let scores = try chosen.map { try Self.samples(of: $0.audioPath, voice: voice) }
+        let speaker = try session.training?.speakerScores(scores).compactMap { $0 } ?? []
+        model.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
+        model.speakerTakes = model.speakerThreshold == nil ? nil : speaker.count
+        try model.write(into: training.modelDirectory)
         context.clearStatus()
         context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
             + "'train reset' goes back to the stock model.")
+        if model.speakerThreshold != nil, session.settings.speakerCheck {
+            context.output.line("Spoken commands must now also sound like you, so other people's speech near the microphone seldom runs one (voice.speaker_check).")
+        }
         if let threshold = model.threshold, threshold > session.settings.voiceThreshold {
             context.output.line(String(format: "Spoken commands now need a confidence of %.2f (voice.threshold is %.2f): at that, ", threshold, session.settings.voiceThreshold)
                 + "no more than \(Int(ThresholdCalibration.falseAcceptShare * 100))% of what you said that is not a command would run one.")
@@ -124,6 +132,14 @@ package struct TrainCommand: ShellCommand {
             if let threshold = model.threshold, let n = model.calibrationTakes {
                 context.output.line(String(format: "Confidence for spoken commands: %.2f, calibrated on %d of your takes that are no command (voice.threshold: %.2f).",
                                            max(threshold, session.settings.voiceThreshold), n, session.settings.voiceThreshold))
+            }
+            switch (model.speakerThreshold, model.speakerTakes, session.settings.speakerCheck) {
+            case (let floor?, let n?, true):
+                context.output.line(String(format: "Speaker check: on; a spoken command needs a speaker score of %.2f, calibrated on %d of your takes.", floor, n))
+            case (_?, _, false):
+                context.output.line("Speaker check: off (voice.speaker_check = false); anyone's speech may run commands.")
+            default:
+                context.output.line("Speaker check: none for this model; 'train --again' calibrates one.")
             }
         case .setAside(let why):
             context.output.line("Speech model: the stock model (\(base)). The adaptation is not used: \(why).")
