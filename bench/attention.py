@@ -40,7 +40,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.audio import read_audio, write_wav  # noqa: E402
+from lib.audio import channel_gain, equalise, long_term_spectrum, read_audio, read_wav, write_wav  # noqa: E402
 from lib.data import DIGITS, fold_of, librivox, room_noise, synth, load_generator  # noqa: E402
 from lib.env import BENCH, EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
@@ -191,6 +191,29 @@ def build(cache, fold, quick):
     return streams
 
 
+def same_microphone(streams, takes, cache):
+    """The streams with each piece of speech (and the pause before it) shaped to the long-term
+    spectrum of the takes in `takes`: in a room, other people speak into the person's
+    microphone, so a speaker check must not lean on the channel. Cached beside the streams."""
+    target = long_term_spectrum([read_audio(os.path.join(takes, f), RATE) for f in sorted(os.listdir(takes))
+                                 if f.endswith((".wav", ".flac"))])
+    tag = f"{zlib.crc32(target.tobytes()):08x}"
+    out = {}
+    for name, (path, seconds, kind, spans, expected) in streams.items():
+        eq = path[:-4] + f".same-mic-{tag}.wav"
+        if not os.path.exists(eq):
+            x = read_wav(path).astype(np.float64)
+            cuts = [0] + [int((spans[i][1] + spans[i + 1][0]) / 2 * RATE) for i in range(len(spans) - 1)] + [len(x)]
+            parts = []
+            for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
+                piece = x[int(spans[i][0] * RATE):int(spans[i][1] * RATE)]
+                parts.append(equalise(x[a:b], channel_gain(target, long_term_spectrum([piece]))))
+            write_wav(eq + ".tmp.wav", np.concatenate(parts))
+            os.replace(eq + ".tmp.wav", eq)
+        out[name] = (eq, seconds, kind, spans, expected)
+    return out
+
+
 def synthetic_talk(fold):
     """Each fold's voices read every line of bench/data/talk.txt (fold 0: the first two
     voices, fold 1: the other two), line after line."""
@@ -306,7 +329,8 @@ def main():
     ap.add_argument("--trained", default=None, metavar="DIR",
                     help="first adapt vsh's model to the takes in DIR (`vsh train --from DIR`, e.g. one fsdd speaker's "
                          "from bench/train.py): every voice in the streams is then someone else's, and the speaker "
-                         "check applies. Measure a fold the speaker is not in.")
+                         "check applies; each piece of the streams is shaped to the takes' microphone "
+                         "(same_microphone). Measure a fold the speaker is not in.")
     args = ap.parse_args()
     require_eval(EVAL_DIR)
     home, env = user_home(args.vsh_config)
@@ -325,6 +349,8 @@ def main():
             tools.append(("stock kws", lambda p: run_kws(p, args.kws_threshold)))
     for fold in args.fold or [0, 1]:
         streams = build(args.cache, fold, args.quick)
+        if args.trained:
+            streams = same_microphone(streams, args.trained, args.cache)
         jobs = [(tool, name) for tool, _ in tools for name in streams]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             results = dict(zip(jobs, pool.map(lambda j: dict(tools)[j[0]](streams[j[1]][0]), jobs)))

@@ -161,7 +161,8 @@ struct ListenSubcommand: ParsableCommand {
                 + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null"), "
                 + "\"speech_outside_words\": \(f.speechOutsideWords), "
                 + "\"weakest_voicing\": \((f.weakestVoicing * 1000).rounded() / 1000), "
-                + "\"speaker_score\": \(f.speakerScore.map { JSON.number(($0 * 1000).rounded() / 1000) } ?? "null")}"
+                + "\"speaker_score\": \(f.speakerScore.map { JSON.number(($0 * 1000).rounded() / 1000) } ?? "null"), "
+                + "\"shortest_word\": \(f.shortestWord.map { JSON.number(($0 * 100).rounded() / 100) } ?? "null")}"
         }
         return out
     }

@@ -92,6 +92,10 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let mayLie = spans.map { ($0.0, $0.1 + dropped) }
         let wordFrames = spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
+        let shortest = heard.compactMap { word -> Double? in
+            let n = decoder.phoneCount(word.segment.word)
+            return n > 0 ? Double(word.segment.endFrame - word.segment.startFrame + 1) / Double(n) : nil
+        }.min()
         // The runners-up, for "did you mean" and for the confidence: other whole phrases of
         // the grammar (or nothing heard at all). Other words are not among them: that they
         // lost is what the search decided; the gap says how close another command came.
@@ -113,7 +117,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             runnerUpGap: runnerUp, otherWord: other,
             speechOutsideWords: Self.speechOutside(spans, of: audio),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
-            speakerScore: other == nil ? speaker?.score(audio) : nil)
+            speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest)
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }

@@ -39,6 +39,9 @@ package struct Verdict: Equatable, Sendable {
         /// With a model adapted to the person (`train`), it sounded less like them than
         /// their own takes do (`voice.speaker_check`).
         case otherSpeaker = "other-speaker"
+        /// Words run together: one word of several was given less time than a person takes
+        /// to say it (`VoicePrompt.clearWord`), as "play" before a lone "five".
+        case unclearWord = "unclear-word"
     }
 
     package var kind: Kind

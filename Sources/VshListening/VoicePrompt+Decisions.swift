@@ -11,6 +11,14 @@ extension VoicePrompt {
         case run(SpokenLine)
     }
 
+    /// The fewest 10 ms frames per phone each word of a phrase of several words needs
+    /// (`Confidence.Features.shortestWord`): a phone takes at least three in the search,
+    /// and a word the search fitted in where little was said gets about that. On fold 0 of
+    /// bench/attention.py, digits said alone heard as `code 0`, `code 1` and `show 10` had
+    /// 3 to 4; the right phrases of several words had at least 5.5 in real speech (cards)
+    /// and 5.75 from the synthetic voices (research/attention/ATTENTION.md).
+    static let clearWord = 4.5
+
     /// The destructive check for the commands in `registry()`, as each command declares
     /// it (`CommandInfo.isDestructive`): delete, `trash empty`, `encrypt on|off`, command
     /// files' `destructive: yes`.
@@ -41,6 +49,9 @@ extension VoicePrompt {
         // Someone else's speech does nothing: no command, answer or wake phrase.
         if let floor = speakerThreshold(), let score = heard.recognition.features?.speakerScore, score < floor {
             return ignored(heard, confidence, .otherSpeaker)
+        }
+        if let f = heard.recognition.features, f.words >= 2, let shortest = f.shortestWord, shortest < Self.clearWord {
+            return ignored(heard, confidence, .unclearWord)
         }
         let meanings = grammar.meanings(of: heard.recognition)
         if !isOn {

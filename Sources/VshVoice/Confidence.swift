@@ -42,11 +42,16 @@ package struct Confidence: Sendable, Equatable {
         /// words than the stock model, per frame (a log-likelihood ratio, nats). Not part
         /// of the confidence: the speaker check compares it with the person's own.
         package var speakerScore: Double?
+        /// The fewest 10 ms frames per phone any one word of the words heard got: a word
+        /// the search put in where little was said ("play" before a lone "five") gets
+        /// about the three frames a phone needs at least. Nil for no words.
+        package var shortestWord: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
-                    speakerScore: Double? = nil) {
+                    speakerScore: Double? = nil, shortestWord: Double? = nil) {
             self.speakerScore = speakerScore
+            self.shortestWord = shortestWord
             self.speechOutsideWords = speechOutsideWords
             self.weakestVoicing = weakestVoicing
             self.frames = frames

@@ -48,11 +48,13 @@ import VshTestSupport
         /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
         /// listener would, and returns what the prompt does.
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
-                  speakerScore: Double? = nil) -> [PromptAction] {
+                  speakerScore: Double? = nil, shortestWord: Double? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
             utterance.quietBefore = quietBefore
-            if let speakerScore {
-                utterance.recognition.features = Confidence.Features(frames: 80, wordFrames: 40, phones: 3, speakerScore: speakerScore)
+            if speakerScore != nil || shortestWord != nil {
+                let words = text.split(separator: " ").count
+                utterance.recognition.features = Confidence.Features(
+                    frames: 80, wordFrames: 40, phones: 3, words: words, speakerScore: speakerScore, shortestWord: shortestWord)
             }
             voice.post(.heard(utterance, grammar))
             return voice.takeActions()
@@ -209,6 +211,17 @@ import VshTestSupport
         // No adapted model (or the check off): no check.
         floor = nil
         #expect(Self.submitted(f.hear("list", 0.99, speakerScore: -3))?.line == "list")
+    }
+
+    /// One-word talk heard as a command with a slot: "five" alone heard as "play five"
+    /// gives "play" the least time a word can have, and runs nothing; said in full it runs.
+    @Test func aWordTheSpeakerDidNotSayRunsNothing() throws {
+        let f = Fixture()
+        #expect(f.hear("play five", 1, shortestWord: 3) == [])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .unclearWord))
+        #expect(Self.submitted(f.hear("play five", 1, shortestWord: 6))?.line == "play 5")
+        // A one-word command is judged by its length as a whole (the confidence), not here.
+        #expect(Self.submitted(f.hear("list", 1, shortestWord: 3))?.line == "list")
     }
 
     /// Attention `key` (push to talk): one command after the key, none without it.

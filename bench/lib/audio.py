@@ -47,3 +47,36 @@ def speech_ends(clean, floor_db=-50):
     loud = np.flatnonzero(x > 32768 * 10 ** (floor_db / 20))
     ends = [loud[i] for i in range(len(loud)) if i + 1 == len(loud) or loud[i + 1] - loud[i] > 0.3 * RATE]
     return [(e + 1) / RATE for e in ends]
+
+
+SPECTRUM_FFT = 512
+
+
+def long_term_spectrum(clips):
+    """The long-term average power spectrum (SPECTRUM_FFT // 2 + 1 bins) of the louder half
+    of the clips' frames: a microphone and room's colouring, with the voice's."""
+    frames = []
+    for x in clips:
+        x = np.asarray(x, dtype=np.float64)
+        n = len(x) // SPECTRUM_FFT
+        if n == 0:
+            continue
+        p = np.abs(np.fft.rfft(x[: n * SPECTRUM_FFT].reshape(n, SPECTRUM_FFT) * np.hanning(SPECTRUM_FFT), axis=1)) ** 2
+        e = p.sum(axis=1)
+        frames.append(p[e >= np.median(e)])
+    return np.concatenate(frames).mean(axis=0) + 1e-6
+
+
+def channel_gain(target, source, limit_db=20):
+    """The magnitude response that gives audio with the long-term spectrum `source` the
+    spectrum `target`: smoothed over a sixth of the band, at most `limit_db` either way."""
+    g = 0.5 * np.log(target / source)
+    g = np.convolve(g, np.ones(9) / 9, mode="same")
+    return np.exp(np.clip(g, -limit_db / 20 * np.log(10), limit_db / 20 * np.log(10)))
+
+
+def equalise(x, gain):
+    """x filtered by the magnitude response `gain` (on the SPECTRUM_FFT grid), zero phase."""
+    spec = np.fft.rfft(np.asarray(x, dtype=np.float64))
+    g = np.interp(np.linspace(0, 1, len(spec)), np.linspace(0, 1, len(gain)), gain)
+    return np.fft.irfft(spec * g, len(x))

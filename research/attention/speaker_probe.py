@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
-from lib.audio import read_wav, write_wav  # noqa: E402
+from lib.audio import channel_gain, equalise, long_term_spectrum, read_wav, write_wav  # noqa: E402
 from lib.data import fsdd_rows, prepare  # noqa: E402
 from lib.env import GRAMMARS, ROOT, VSH, isolated_env  # noqa: E402
 from lib.vsh import json_lines, run  # noqa: E402
@@ -30,31 +30,10 @@ from lib.vsh import json_lines, run  # noqa: E402
 OUT = os.path.join(ROOT, ".build", "speaker-probe")
 TRAIN = os.path.join(ROOT, ".build", "bench-train")
 GRAMMAR = os.path.join(GRAMMARS, "digits.gram")
-N_FFT = 512
 
 
 def take_of(row):
     return int(row["id"].split("_")[2])
-
-
-def spectrum(clips):
-    """Long-term average power spectrum of the louder half of the frames."""
-    frames = []
-    for x in clips:
-        x = x.astype(np.float64)
-        n = len(x) // N_FFT
-        f = x[: n * N_FFT].reshape(n, N_FFT) * np.hanning(N_FFT)
-        p = np.abs(np.fft.rfft(f, axis=1)) ** 2
-        e = p.sum(axis=1)
-        frames.append(p[e >= np.median(e)])
-    return np.concatenate(frames).mean(axis=0) + 1e-6
-
-
-def equalise(x, gain):
-    """x filtered by the magnitude response `gain` (on the N_FFT grid), zero phase."""
-    spec = np.fft.rfft(x.astype(np.float64))
-    g = np.interp(np.linspace(0, 1, len(spec)), np.linspace(0, 1, len(gain)), gain)
-    return np.fft.irfft(spec * g, len(x))
 
 
 def scores(vsh, env, directory, clips):
@@ -84,7 +63,7 @@ def main():
     audio = {r["id"]: read_wav(r["path"]) for r in rows if r["speaker"] in speakers}
     test = {s: [r for r in rows if r["speaker"] == s and take_of(r) >= 5 and take_of(r) % args.every == 0] for s in speakers}
     adapt = {s: [r for r in rows if r["speaker"] == s and take_of(r) < 5] for s in speakers}
-    lts = {s: spectrum([audio[r["id"]] for r in adapt[s]]) for s in speakers}
+    lts = {s: long_term_spectrum([audio[r["id"]] for r in adapt[s]]) for s in speakers}
     os.makedirs(OUT, exist_ok=True)
     table = open(os.path.join(OUT, "scores.tsv"), "w")
     table.write("model\tset\tspeaker\tid\tscore\n")
@@ -93,7 +72,7 @@ def main():
         sets = {"takes": [(r, audio[r["id"]]) for r in adapt[s]], "own": [(r, audio[r["id"]]) for r in test[s]]}
         others = [r for o in speakers if o != s for r in test[o]]
         sets["others"] = [(r, audio[r["id"]]) for r in others]
-        sets["others-eq"] = [(r, equalise(audio[r["id"]], np.sqrt(lts[s] / lts[r["speaker"]]))) for r in others]
+        sets["others-eq"] = [(r, equalise(audio[r["id"]], channel_gain(lts[s], lts[r["speaker"]]))) for r in others]
         print(f"model adapted on {s}:")
         for name, items in sets.items():
             if name not in args.sets.split(","):
