@@ -131,6 +131,33 @@ import VshTestSupport
         #expect(try vsh.run(["listen"]).stderr.contains("--from"))
     }
 
+    /// A prompt command from the shell's command line gives what the prompt gives: `vsh
+    /// help NAME` its help, a mistyped name "did you mean" (issue 28, item 5), and a
+    /// command file's command runs; the command line's own subcommands keep their help.
+    @Test func theCommandLineGivesThePromptsHelpAndDidYouMean() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let atPrompt = try vsh.run([], stdin: "help quality\n")
+        let help = try vsh.run(["help", "quality"])
+        #expect(help.status == 0, "\(help.stderr)")
+        #expect(help.stdout.hasPrefix("quality — "), "\(help.stdout)")
+        #expect(help.stdout == atPrompt.stdout)
+        let typo = try vsh.run(["qualty"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "error: unknown command 'qualty'; did you mean 'quality'?\n")
+        let helpTypo = try vsh.run(["--no-voice", "help", "qualty"])
+        #expect(helpTypo.status == 1)
+        #expect(helpTypo.stderr == "error: help: no command named 'qualty'; did you mean 'quality'?\n")
+        vsh.home.write("command greet\n    say: greet\n    run: quality\n", to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let custom = try vsh.run(["greet"])
+        #expect(custom.status == 0, "\(custom.stderr)")
+        #expect(custom.stdout == "medium\n")
+        #expect(try vsh.run(["help", "transcribe"]).stdout.hasPrefix("OVERVIEW: Transcribe"))
+        #expect(try vsh.run(["help"]).stdout.hasPrefix("OVERVIEW: A voice shell"))
+    }
+
     /// Completion scripts for bash, zsh and fish come from the same definitions as --help,
     /// and --help lists the prompt's commands from their own declarations.
     @Test func completionScriptsAndHelpComeFromTheDefinitions() throws {
