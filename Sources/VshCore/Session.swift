@@ -71,6 +71,10 @@ package struct ShellHooks {
     package var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool, _ spoken: Bool) -> Bool] = []
     /// Changes the prompt text.
     package var prompt: [(String) -> String] = []
+    /// Ctrl-D at the prompt. Each returns true when it took it (answered vsh's question
+    /// "no", left a keyword command) and said so; the first that takes it ends the round,
+    /// and vsh leaves only when none does: Ctrl-D leaves vsh only at a plain prompt.
+    package var endOfInput: [(_ shell: Shell) -> Bool] = []
 
     package init() {}
 }

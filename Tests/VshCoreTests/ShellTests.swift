@@ -93,6 +93,24 @@ import VshTestSupport
         #expect(again.entries.map(\.line) == ["quality", "hlep", "history"])
     }
 
+    /// Ctrl-D that a hook takes (a question answered, a keyword command left) keeps vsh
+    /// at the prompt; the next one, which no hook takes, leaves.
+    @Test func ctrlDLeavesOnlyWhenNoHookTakesIt() {
+        let harness = ShellHarness()
+        var pending = 1
+        harness.session.hooks.endOfInput.append { shell in
+            guard pending > 0 else { return false }
+            pending -= 1
+            shell.error.line("(taken)")
+            return true
+        }
+        let reader = ScriptedLineReader([.endOfInput, .line("quality"), .endOfInput, .line("quality high")])
+        #expect(harness.shell.runInteractive(reader: reader) == 0)
+        #expect(harness.output.text == "\nmedium\n\n")
+        #expect(harness.error.text == "(taken)\n")
+        #expect(reader.prompts.count == 3, "the line after the second Ctrl-D is never read")
+    }
+
     @Test func exitEndsTheInteractiveLoop() {
         let harness = ShellHarness()
         let reader = ScriptedLineReader(lines: ["exit", "quality"])

@@ -95,6 +95,28 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// Ctrl-D at a keyword command's prompt leaves the keyword command, not vsh, with the
+    /// line editor and with plain reading (where C's end of input would otherwise stick).
+    @Test(arguments: ["xterm", "dumb"]) func ctrlDLeavesAKeywordCommandThenVsh(term: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, term: term, arguments: ["--no-voice"])
+        try tty.waitFor("vsh> ")
+        try tty.type("code 4")
+        try tty.send("Enter")
+        try tty.waitFor("vsh [code 4]> ")
+        try tty.send("C-d")
+        try tty.waitFor("the note and a plain prompt") {
+            $0.contains("left the keyword command 'code 4' without recording it; Ctrl-D again leaves vsh\nvsh> ")
+        }
+        try tty.type("quality")
+        try tty.send("Enter")
+        try tty.waitFor("\nmedium\nvsh> ")
+        #expect(try tty.exitStatus() == nil, "vsh is still running")
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func dumbTerminalFallsBackToPlainReading() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
