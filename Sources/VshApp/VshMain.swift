@@ -189,6 +189,7 @@ package struct VshMain: ParsableCommand {
         }
         for entry in session.history.entries { reader.addToRecall(entry.line) }
         session.stopRequest = KeyboardWatch.stopRequested
+        session.interrupted = KeyboardWatch.interrupted
         stdout.line("vsh \(Self.version): type 'help' for the commands, Ctrl-D or 'exit' to leave.")
         Self.offerDrafts(session.store, to: stdout)
         return shell.runInteractive(reader: reader)

@@ -16,6 +16,10 @@ package final class Session {
     package internal(set) var commandsRun = 0
     /// What the shell does around each line; modules above the core add to it.
     package var hooks = ShellHooks()
+    /// Whether Ctrl-C was pressed since it was last asked, so that a program a command
+    /// runs (`exec:`) is stopped. Set by the app at an interactive prompt (the line
+    /// editor's signal pipe); until then it always answers false.
+    package var interrupted: () -> Bool = { false }
 
     private var parts: [ObjectIdentifier: Any] = [:]
 

@@ -117,6 +117,26 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// Ctrl-C at the terminal while an `exec:` program runs stops it and says so; the
+    /// prompt comes back at once, not when the program would have ended.
+    @Test func ctrlCStopsAnExecProgram() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("command nap\n    say: nap\n    exec: /bin/sh -c 'echo started; sleep 30'\n",
+                       to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let tty = try start(vsh, arguments: ["--no-voice"])
+        try tty.waitFor("vsh> ")
+        try tty.type("nap")
+        try tty.send("Enter")
+        try tty.waitFor("nap\nstarted")
+        try tty.send("C-c")
+        try tty.waitFor("error: nap: program '/bin/sh' was stopped by Ctrl-C (SIGINT)\nvsh> ", timeout: 5)
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func dumbTerminalFallsBackToPlainReading() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
