@@ -39,7 +39,7 @@ enum ProgramRunner {
         DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readDataToEndOfFile() }
         let signalsSent = waitShowingOutput(of: process, from: output.fileHandleForReading.fileDescriptor, in: context)
         group.wait()
-        if !errors.isEmpty { context.error.write(String(decoding: errors, as: UTF8.self)) }
+        if !errors.isEmpty { context.error.write(String(decoding: errors, as: UTF8.self) + (errors.last == 10 ? "" : "\n")) }
         let name = arguments[0]
         if let last = signalsSent.last {
             let escalated = signalsSent.count == 1 ? " (SIGINT)"
@@ -58,11 +58,13 @@ enum ProgramRunner {
 
     /// Shows the program's output as it comes until the program has ended, looking for
     /// Ctrl-C (`Session.interrupted`) between reads; returns the signals sent to stop it.
+    /// Output that does not end a line is ended, so the prompt starts on its own line.
     private static func waitShowingOutput(of process: Process, from output: Int32, in context: CommandContext) -> [String] {
         let escalation: [(signal: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGKILL, "SIGKILL")]
         var sent: [String] = []
         var nextSignal = 0.0
         var open = true
+        var endsLine = true
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while open || process.isRunning {
             if open {
@@ -71,6 +73,7 @@ enum ProgramRunner {
                     let n = read(output, &buffer, buffer.count)
                     if n > 0 {
                         context.output.write(String(decoding: buffer[0..<n], as: UTF8.self))
+                        endsLine = buffer[n - 1] == 10
                     } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                         open = false
                     }
@@ -88,6 +91,7 @@ enum ProgramRunner {
             }
         }
         process.waitUntilExit()
+        if !endsLine { context.output.write("\n") }
         return sent
     }
 

@@ -173,6 +173,22 @@ import VshTestSupport
         #expect(FileManager.default.fileExists(atPath: temp.file("started")))
     }
 
+    /// `exec:` arguments keep the backslashes of "…" that the program reads itself
+    /// (printf's `\n`), and output that does not end a line is ended before the prompt.
+    @Test func execKeepsEscapesAndEndsTheLastLine() {
+        let shell = customShell(["x.commands": #"""
+            command fruit
+                say: fruit
+                exec: /usr/bin/printf "fruit=%s\n" apple
+                exec: /usr/bin/printf "no newline"
+                exec: /bin/sh -c 'printf oops >&2'
+            """#])
+        #expect(shell.error.text == "")
+        #expect(shell.script(["fruit"]) == 0)
+        #expect(shell.output.text == "fruit=apple\nno newline\n")
+        #expect(shell.error.text == "oops\n")
+    }
+
     /// Ctrl-C while vsh waits for an `exec:` program stops it: SIGINT to its process
     /// group, then SIGTERM and SIGKILL after a grace each for one that goes on; the
     /// command fails saying so, and its steps after the program do not run.
