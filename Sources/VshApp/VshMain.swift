@@ -152,9 +152,12 @@ package struct VshMain: ParsableCommand {
             errorStyle: Style.detect(isTerminal: stderr.isTerminal, environment: environment))
 
         let status: Int32
+        let scripted = "vsh listens only at its interactive prompt, not in 'vsh -c' or a script; start vsh at a terminal to speak commands"
         if let commands {
+            session.notListeningBecause = scripted
             status = shell.runCommandString(commands, strict: strict)
         } else if isatty(0) == 0 {
+            session.notListeningBecause = scripted
             status = shell.runScript(reader: PlainLineReader(promptSink: nil), strict: strict)
         } else {
             status = runInteractive(shell: shell, session: session, environment: environment)
@@ -183,6 +186,11 @@ package struct VshMain: ParsableCommand {
                     environment: environment, output: stdout)
             }
         } else {
+            let term = environment["TERM"].map { $0.isEmpty ? "(empty)" : $0 } ?? "(unset)"
+            session.notListeningBecause = !stdout.isTerminal
+                ? "vsh listens only when its output is the terminal, and here it goes elsewhere; start vsh without redirecting its output"
+                : canEdit ? "the line editor (libedit) did not start, and vsh listens only at a prompt it edits"
+                : "vsh listens only at a prompt it can edit, and TERM=\(term) cannot be edited; start vsh in a terminal such as xterm"
             // Without line editing, Ctrl-C still must not end vsh: the terminal drops the line.
             signal(SIGINT, SIG_IGN)
             reader = PlainLineReader(promptSink: stdout)

@@ -137,6 +137,24 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// At a terminal that cannot edit a line, `listen` says that is why vsh does not
+    /// listen, not that an audio input is missing when one was given.
+    @Test func listenAtADumbTerminalNamesTheTerminal() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, term: "dumb", arguments: ["--audio-in", EvalData.real + "/goforward.raw"])
+        try tty.waitFor("vsh> ")
+        try tty.type("listen")
+        try tty.send("Enter")
+        let screen = try tty.waitFor("the reason, on two lines of the screen") { $0.contains("such as xterm\nvsh> ") }
+        #expect(screen.replacingOccurrences(of: "\n", with: "").contains(
+            "not listening: vsh listens only at a prompt it can edit, and TERM=dumb cannot be edited; start vsh in a terminal such as xterm"),
+                "\(screen)")
+        #expect(!screen.contains("with an audio input"), "\(screen)")
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func dumbTerminalFallsBackToPlainReading() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

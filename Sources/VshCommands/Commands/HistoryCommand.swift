@@ -68,7 +68,10 @@ package struct HistoryCommand: ShellCommand {
     }
 
     private func replay(_ number: Int, _ entries: [HistoryEntry], in context: CommandContext) throws {
-        guard (1...max(1, entries.count)).contains(number), number <= entries.count else {
+        guard !entries.isEmpty else {
+            throw CommandError("the history is empty, so there is no entry \(number) to replay; type or say a command first")
+        }
+        guard (1...entries.count).contains(number) else {
             throw CommandError("there is no entry \(number); 'history' lists entries 1 to \(entries.count)")
         }
         let line = entries[number - 1].line

@@ -201,13 +201,22 @@ package struct TrainCommand: ShellCommand {
                 break
             case .stopped, .inputEnded:
                 let why = if case .stopped(let reason) = ending { "you stopped it (\(reason))" } else { "the input ended" }
-                let kept = takes.all().count
-                context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); the \(kept) takes are kept. "
-                    + "'train' goes on from there; 'train --again' adapts on what is recorded.")
+                context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); "
+                    + Self.pausedWith(kept: takes.all().count))
                 return false
             }
         }
         return true
+    }
+
+    /// What `train` says it kept when paused, and what to do next: nothing to adapt on
+    /// is not "the 0 takes are kept".
+    static func pausedWith(kept: Int) -> String {
+        switch kept {
+        case 0: "no take is recorded yet. 'train' starts again from there."
+        case 1: "the 1 take is kept. 'train' goes on from there; 'train --again' adapts on it."
+        default: "the \(kept) takes are kept. 'train' goes on from there; 'train --again' adapts on what is recorded."
+        }
     }
 
     /// Copies DIR's recordings (each `NAME.wav` or `NAME.flac` with `NAME.txt`) into the
