@@ -107,6 +107,27 @@ import VshTestSupport
         #expect(object["audio"] as? String == f.path + "/20261121-jg54.wav")
     }
 
+    /// One rule for what a script sees (README, Scripts): a line that only repeats what
+    /// the script said is left out; what a command shows, made or found is printed. At
+    /// the prompt both are (issue 28, item 12).
+    @Test(arguments: [false, true]) func scriptsSeeOnlyWhatTheyDidNotSay(interactive: Bool) throws {
+        let (f, harness) = try Self.fixture()
+        f.directory.write("", to: "store/model/mdef")  // an adapted model, for 'train reset'
+        let lines = ["quality high", "list", "delete 1", "undo", "history export \(harness.directory.file("out.vsh"))", "train reset"]
+        if interactive {
+            #expect(harness.shell.runInteractive(reader: ScriptedLineReader(lines: lines)) == 0)
+        } else {
+            #expect(harness.script(lines) == 0)
+        }
+        #expect(harness.error.text == "")
+        let said = harness.output.text
+        #expect(said.contains(Self.listed))
+        #expect(said.contains("restored 1 transcript (20261121-jg54)\n"))
+        for echo in ["quality: high (48 kHz, 16-bit mono)", "deleted 'groceries'", "wrote ", "The stock speech model is in use again"] {
+            #expect(said.contains(echo) == interactive, "\(echo)")
+        }
+    }
+
     /// The numbers of the last listing carry over to the next vsh (a new session over the
     /// same store): `vsh list`, then `vsh show 1`, with the ids they stood for, and a
     /// warning once the store changed since (issue 28, item 4).

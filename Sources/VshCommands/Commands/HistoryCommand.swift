@@ -78,7 +78,7 @@ package struct HistoryCommand: ShellCommand {
         if Self.isHistoryAction(line) {
             throw CommandError("entry \(number) is '\(line)' itself; replay runs other commands")
         }
-        if context.interactive { context.output.line(context.style.dim("→ \(line)")) }
+        context.confirm(context.style.dim("→ \(line)"))
         try CustomRun.execute(line, in: context)
     }
 
@@ -100,7 +100,7 @@ package struct HistoryCommand: ShellCommand {
         } catch {
             throw CommandError("cannot write \(file): \(error)")
         }
-        context.output.line("wrote \(chosen.count) command(s) to \(file)")
+        context.confirm("wrote \(chosen.count) command(s) to \(file)")
     }
 
     /// `history replay …` and `history export …` are left out of replays and exports.

@@ -138,7 +138,7 @@ package struct TrainCommand: ShellCommand {
         guard try context.store.trash(directory: TrainingTakes.modelName) else {
             return context.output.line("The stock speech model is already in use.")
         }
-        context.output.line("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
+        context.confirm("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
             + "Your takes are kept: 'train --again' adapts from them.")
     }
 
