@@ -82,12 +82,14 @@ extension CommandEntry {
         word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// The options a usage line shows with a value: `--last` in `[--last <n>]`.
+    /// The options a usage line shows with a value: `--last` in `[--last <n>]` (not
+    /// `--json` in `[--json] <n>`, whose bracket closes before the value).
     static func valuedOptions(in usage: String) -> Set<String> {
         var found = Set<String>()
-        let words = usage.split(separator: " ").map { $0.filter { $0 != "[" && $0 != "]" } }
-        for (word, next) in zip(words, words.dropFirst()) where word.hasPrefix("--") && next.hasPrefix("<") {
-            found.insert(word)
+        let words = usage.split(separator: " ").map { $0.drop { $0 == "[" } }
+        for (word, next) in zip(words, words.dropFirst())
+        where word.hasPrefix("--") && !word.hasSuffix("]") && next.hasPrefix("<") {
+            found.insert(String(word))
         }
         return found
     }
