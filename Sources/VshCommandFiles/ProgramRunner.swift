@@ -33,18 +33,24 @@ enum ProgramRunner {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try launch(process, arguments)
         let group = DispatchGroup()
         nonisolated(unsafe) var errors = Data()
-        DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readDataToEndOfFile() }
-        let signalsSent = waitShowingOutput(of: process, from: output.fileHandleForReading.fileDescriptor, in: context)
+        let (signalsSent, uncaught) = try UncaughtInterrupt.noted { pressed in
+            try launch(process, arguments)
+            DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readDataToEndOfFile() }
+            return waitShowingOutput(of: process, from: output.fileHandleForReading.fileDescriptor, in: context) {
+                context.session.interrupted() || pressed()
+            }
+        }
         group.wait()
         if !errors.isEmpty { context.error.write(String(decoding: errors, as: UTF8.self) + (errors.last == 10 ? "" : "\n")) }
         let name = arguments[0]
         if let last = signalsSent.last {
             let escalated = signalsSent.count == 1 ? " (SIGINT)"
                 : ": it went on after \(signalsSent.dropLast().joined(separator: " and ")), so vsh sent \(last)"
-            throw CommandError("program '\(name)' was stopped by Ctrl-C\(escalated)")
+            // In a script or -c, Ctrl-C ends vsh too, as it would have without the program.
+            if uncaught { context.session.exitRequested = true }
+            throw CommandError("program '\(name)' was stopped by Ctrl-C\(escalated)" + (uncaught ? "; vsh stops here" : ""))
         }
         switch process.terminationReason {
         case .exit where process.terminationStatus != 0:
@@ -57,9 +63,11 @@ enum ProgramRunner {
     }
 
     /// Shows the program's output as it comes until the program has ended, looking for
-    /// Ctrl-C (`Session.interrupted`) between reads; returns the signals sent to stop it.
+    /// Ctrl-C (`interrupted`) between reads; returns the signals sent to stop it.
     /// Output that does not end a line is ended, so the prompt starts on its own line.
-    private static func waitShowingOutput(of process: Process, from output: Int32, in context: CommandContext) -> [String] {
+    private static func waitShowingOutput(
+        of process: Process, from output: Int32, in context: CommandContext, interrupted: () -> Bool
+    ) -> [String] {
         let escalation: [(signal: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGKILL, "SIGKILL")]
         var sent: [String] = []
         var nextSignal = 0.0
@@ -83,7 +91,7 @@ enum ProgramRunner {
             }
             guard process.isRunning, sent.count < escalation.count else { continue }
             let now = ProcessInfo.processInfo.systemUptime
-            if sent.isEmpty ? context.session.interrupted() : now >= nextSignal {
+            if sent.isEmpty ? interrupted() : now >= nextSignal {
                 let next = escalation[sent.count]
                 kill(-process.processIdentifier, next.signal)
                 sent.append(next.name)
@@ -101,5 +109,36 @@ enum ProgramRunner {
         } catch {
             throw CommandError("cannot run program '\(arguments[0])' (\(process.executableURL?.path ?? "")): \(error.localizedDescription); is it still installed?")
         }
+    }
+}
+
+/// Ctrl-C where nothing in vsh catches it (a script, `vsh -c`): it would end vsh and leave
+/// the program running in its own group. While vsh waits for a program, a handler only
+/// notes it, so the program is stopped as at the prompt; the previous disposition is put
+/// back after. At the prompt the line editor's handler is in place and this does nothing.
+enum UncaughtInterrupt {
+    nonisolated(unsafe) private static var pressed: sig_atomic_t = 0
+
+    /// Runs `body`, noting SIGINT if it would otherwise end vsh; `body` asks whether it
+    /// came since it last asked. Returns `body`'s result and whether SIGINT was noted.
+    static func noted<T>(_ body: (_ pressed: () -> Bool) throws -> T) rethrows -> (T, noted: Bool) {
+        var previous = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        guard previous.__sigaction_handler.sa_handler == nil else { return (try body { false }, false) }  // not SIG_DFL
+        pressed = 0
+        var noting = sigaction()
+        noting.__sigaction_handler.sa_handler = { _ in UncaughtInterrupt.pressed = 1 }
+        sigemptyset(&noting.sa_mask)
+        noting.sa_flags = SA_RESTART
+        sigaction(SIGINT, &noting, nil)
+        defer { sigaction(SIGINT, &previous, nil) }
+        var noted = false
+        let result = try body {
+            guard pressed != 0 else { return false }
+            pressed = 0
+            noted = true
+            return true
+        }
+        return (result, noted)
     }
 }

@@ -137,6 +137,33 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// `vsh -c` at a terminal: Ctrl-C would end vsh and leave the program running in its
+    /// own process group; instead the program is stopped, vsh says so and stops there.
+    @Test func ctrlCStopsAnExecProgramUnderDashC() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let marker = "vsh-ctrl-c-\(getpid())"
+        vsh.home.write("command nap\n    say: nap\n    exec: /bin/sh -c 'echo started; sleep 30; echo \(marker)'\n",
+                       to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let tty = try TmuxSession(command: [VshBinary.path, "-c", "nap; quality"],
+                                  environment: vsh.environment(["TERM": "xterm", "PATH": "/usr/bin:/bin"]))
+        try tty.waitFor("started")
+        try tty.send("C-c")
+        #expect(try tty.waitForExit(timeout: 5) == 1)
+        let screen = try tty.screen()
+        #expect(screen.contains("error: nap: program '/bin/sh' was stopped by Ctrl-C (SIGINT); vsh stops here"), "\(screen)")
+        #expect(!screen.contains("medium"), "the command after it did not run")
+        let left = Process()
+        left.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        left.arguments = ["-f", marker]
+        left.standardOutput = FileHandle.nullDevice
+        try left.run()
+        left.waitUntilExit()
+        #expect(left.terminationStatus == 1, "no program of the command is left running")
+    }
+
     /// At a terminal that cannot edit a line, `listen` says that is why vsh does not
     /// listen, not that an audio input is missing when one was given.
     @Test func listenAtADumbTerminalNamesTheTerminal() throws {
