@@ -35,7 +35,7 @@ enum ProgramRunner {
         process.standardError = error
         let group = DispatchGroup()
         nonisolated(unsafe) var errors = Data()
-        let (signalsSent, uncaught) = try UncaughtInterrupt.noted { pressed in
+        let (signalsSent, uncaught) = try UncaughtInterrupt.noting { pressed in
             try launch(process, arguments)
             DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readDataToEndOfFile() }
             return waitShowingOutput(of: process, from: output.fileHandleForReading.fileDescriptor, in: context) {
@@ -49,8 +49,8 @@ enum ProgramRunner {
             let escalated = signalsSent.count == 1 ? " (SIGINT)"
                 : ": it went on after \(signalsSent.dropLast().joined(separator: " and ")), so vsh sent \(last)"
             // In a script or -c, Ctrl-C ends vsh too, as it would have without the program.
-            if uncaught { context.session.exitRequested = true }
-            throw CommandError("program '\(name)' was stopped by Ctrl-C\(escalated)" + (uncaught ? "; vsh stops here" : ""))
+            if uncaught == .wouldEndVsh { context.session.exitRequested = true }
+            throw CommandError("program '\(name)' was stopped by Ctrl-C\(escalated)" + (uncaught == .wouldEndVsh ? "; vsh stops here" : ""))
         }
         switch process.terminationReason {
         case .exit where process.terminationStatus != 0:
@@ -112,19 +112,30 @@ enum ProgramRunner {
     }
 }
 
-/// Ctrl-C where nothing in vsh catches it (a script, `vsh -c`): it would end vsh and leave
-/// the program running in its own group. While vsh waits for a program, a handler only
-/// notes it, so the program is stopped as at the prompt; the previous disposition is put
-/// back after. At the prompt the line editor's handler is in place and this does nothing.
+/// Ctrl-C where nothing in vsh catches it: in a script or `vsh -c` it would end vsh and
+/// leave the program running in its own group; at a terminal without line editing
+/// (TERM=dumb) vsh ignores it, and the program would inherit that. While vsh waits for a
+/// program a handler only notes it, so the program is stopped as at the prompt; the
+/// previous disposition is put back after. At the prompt with line editing the editor's
+/// handler is in place, and this does nothing.
 enum UncaughtInterrupt {
+    /// What Ctrl-C would have done to vsh, when it was noted here.
+    enum Noted: Equatable {
+        case no
+        case wouldEndVsh
+        case wasIgnored
+    }
+
     nonisolated(unsafe) private static var pressed: sig_atomic_t = 0
 
-    /// Runs `body`, noting SIGINT if it would otherwise end vsh; `body` asks whether it
-    /// came since it last asked. Returns `body`'s result and whether SIGINT was noted.
-    static func noted<T>(_ body: (_ pressed: () -> Bool) throws -> T) rethrows -> (T, noted: Bool) {
+    /// Runs `body`, noting SIGINT if vsh has no handler of its own; `body` asks whether
+    /// it came since it last asked. Returns `body`'s result and what was noted.
+    static func noting<T>(_ body: (_ pressed: () -> Bool) throws -> T) rethrows -> (T, Noted) {
         var previous = sigaction()
         sigaction(SIGINT, nil, &previous)
-        guard previous.__sigaction_handler.sa_handler == nil else { return (try body { false }, false) }  // not SIG_DFL
+        let handler = previous.__sigaction_handler.sa_handler
+        let ignored = handler.map { unsafeBitCast($0, to: Int.self) == 1 } ?? false  // SIG_IGN
+        guard handler == nil || ignored else { return (try body { false }, .no) }  // SIG_DFL or SIG_IGN only
         pressed = 0
         var noting = sigaction()
         noting.__sigaction_handler.sa_handler = { _ in UncaughtInterrupt.pressed = 1 }
@@ -132,11 +143,11 @@ enum UncaughtInterrupt {
         noting.sa_flags = SA_RESTART
         sigaction(SIGINT, &noting, nil)
         defer { sigaction(SIGINT, &previous, nil) }
-        var noted = false
+        var noted = Noted.no
         let result = try body {
             guard pressed != 0 else { return false }
             pressed = 0
-            noted = true
+            noted = ignored ? .wasIgnored : .wouldEndVsh
             return true
         }
         return (result, noted)

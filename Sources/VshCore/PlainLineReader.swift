@@ -15,6 +15,10 @@ package final class PlainLineReader: LineReader {
 
     package func readLine(prompt: String) -> LineInput {
         promptSink?.write(prompt)
+        // The standard library's readLine retries getline while errno is EINTR, and at the
+        // end of input getline leaves errno as it was: an EINTR left by a Ctrl-C that
+        // interrupted an earlier call (a program's wait) would make it retry for ever.
+        errno = 0
         guard let line = Swift.readLine(strippingNewline: true) else {
             // The end of input is sticky in C's stdio: at a terminal, a Ctrl-D that the
             // shell takes (leaving a keyword command) must not end the reads after it.

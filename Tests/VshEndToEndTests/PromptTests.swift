@@ -118,15 +118,16 @@ import VshTestSupport
     }
 
     /// Ctrl-C at the terminal while an `exec:` program runs stops it and says so; the
-    /// prompt comes back at once, not when the program would have ended.
-    @Test func ctrlCStopsAnExecProgram() throws {
+    /// prompt comes back at once, not when the program would have ended. With plain
+    /// reading (TERM=dumb), where vsh ignores Ctrl-C at the prompt, too.
+    @Test(arguments: ["xterm", "dumb"]) func ctrlCStopsAnExecProgram(term: String) throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
         vsh.home.write("command nap\n    say: nap\n    exec: /bin/sh -c 'echo started; sleep 30'\n",
                        to: "config/vsh/commands/x.commands")
         chmod(vsh.home.file("config/vsh/commands"), 0o700)
         chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
-        let tty = try start(vsh, arguments: ["--no-voice"])
+        let tty = try start(vsh, term: term, arguments: ["--no-voice"])
         try tty.waitFor("vsh> ")
         try tty.type("nap")
         try tty.send("Enter")
