@@ -27,6 +27,11 @@ struct AppContext {
         KeyFile.current = KeyFile(path: paths.keyFile)
         var settings = Settings()
         var warnings: [String] = []
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: paths.config, isDirectory: &isDirectory), !isDirectory.boolValue {
+            warnings.append("the configuration directory \(paths.config) is a file: vsh reads vsh.toml and commands/ "
+                + "in a directory; give --config (or VSH_CONFIG) a directory; using defaults")
+        }
         for file in [paths.shippedConfigFile, paths.userConfigFile].compactMap({ $0 }) {
             warnings += ConfigFile.apply(path: file, to: &settings)
         }

@@ -51,6 +51,13 @@ enum PromptListening {
         }
         editor.sideInput = voice
         session.listening = voice
+        // Ctrl-D while vsh waits for an answer answers no: the question is the newest
+        // thing at the prompt, so it goes before the command files' hook.
+        session.hooks.endOfInput.insert({ _ in
+            guard case .handled(let notes) = voice.answer(typed: "no") else { return false }
+            for note in notes { output.line(note) }
+            return true
+        }, at: 0)
         if let base = session.voice { session.voice = ListenerAudioServices(base: base, audio: audio) }
         listener.start()
         return ListeningLineReader(inner: editor, voice: voice, output: output)

@@ -35,7 +35,8 @@ final class SystemAudioServices: AudioServices, TrainingServices {
             source = try RecordingSource(file: file, rate: rate)
         case (nil, .device(let device)):
             guard devices else {
-                throw CommandError("vsh was started with --no-voice, so it opens no microphone; 'record --from FILE' records an audio file")
+                throw CommandError("vsh was started with --no-voice, so it opens no microphone; start it without --no-voice, "
+                    + "or use audio files: 'record --from FILE' records one, 'train --from DIR' trains on a directory of them")
             }
             source = try RecordingSource.microphone(device: device, rate: rate)
         }

@@ -24,7 +24,7 @@ package struct VshMain: ParsableCommand {
             At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
             runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
             command succeeded, 1 otherwise. A command of the prompt given as the first argument \
-            runs as with -c: 'vsh list'.
+            runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
 
             Commands at the prompt (type or say them; 'help NAME' shows how):
 
@@ -77,13 +77,16 @@ package struct VshMain: ParsableCommand {
         }
     }
 
-    /// `vsh list`, `vsh record --from x.wav`: a shell command where the command line
-    /// expects options is run as if given with `-c` (the words quoted as they were), so a
-    /// person who types it from their shell gets the command, not "unexpected argument".
-    /// The command line's own subcommands (`listen`, `transcribe`, `help`) keep their meaning.
+    /// `vsh list`, `vsh record --from x.wav`, `vsh help quality`: a word where the command
+    /// line expects options is run as if given with `-c` (the words quoted as they were),
+    /// so a person who types a prompt command from their shell gets what the prompt gives:
+    /// the command, its help, or "did you mean" for a word that is none (the shell knows
+    /// the command files' commands too), never "unexpected argument". The command line's
+    /// own subcommands keep their meaning: `listen`, `transcribe`, and `help` alone or
+    /// before one of them (`vsh help listen`).
     package static func arguments(_ arguments: [String]) -> [String] {
-        let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c"]
-        let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c", "--generate-completion-script"]
+        let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
         if arguments.contains("-c") { return arguments }  // commands given already: the parser says what is extra
         var i = 0
         while i < arguments.count {
@@ -93,7 +96,11 @@ package struct VshMain: ParsableCommand {
                 i += valued.contains(word) ? 2 : 1
                 continue
             }
-            guard !subcommands.contains(word), Builtins.registry().lookup(word) != nil else { return arguments }
+            if subcommands.contains(word) { return arguments }
+            if word == "help" {
+                let next = arguments[(i + 1)...].first { !$0.hasPrefix("-") }
+                if next.map(subcommands.contains) ?? true { return arguments }
+            }
             let line = arguments[i...].map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: " ")
             return Array(arguments[..<i]) + ["-c", line]
@@ -145,9 +152,12 @@ package struct VshMain: ParsableCommand {
             errorStyle: Style.detect(isTerminal: stderr.isTerminal, environment: environment))
 
         let status: Int32
+        let scripted = "vsh listens only at its interactive prompt, not in 'vsh -c' or a script; start vsh at a terminal to speak commands"
         if let commands {
+            session.notListeningBecause = scripted
             status = shell.runCommandString(commands, strict: strict)
         } else if isatty(0) == 0 {
+            session.notListeningBecause = scripted
             status = shell.runScript(reader: PlainLineReader(promptSink: nil), strict: strict)
         } else {
             status = runInteractive(shell: shell, session: session, environment: environment)
@@ -176,12 +186,18 @@ package struct VshMain: ParsableCommand {
                     environment: environment, output: stdout)
             }
         } else {
+            let term = environment["TERM"].map { $0.isEmpty ? "(empty)" : $0 } ?? "(unset)"
+            session.notListeningBecause = !stdout.isTerminal
+                ? "vsh listens only when its output is the terminal, and here it goes elsewhere; start vsh without redirecting its output"
+                : canEdit ? "the line editor (libedit) did not start, and vsh listens only at a prompt it edits"
+                : "vsh listens only at a prompt it can edit, and TERM=\(term) cannot be edited; start vsh in a terminal such as xterm"
             // Without line editing, Ctrl-C still must not end vsh: the terminal drops the line.
             signal(SIGINT, SIG_IGN)
             reader = PlainLineReader(promptSink: stdout)
         }
         for entry in session.history.entries { reader.addToRecall(entry.line) }
         session.stopRequest = KeyboardWatch.stopRequested
+        session.interrupted = KeyboardWatch.interrupted
         stdout.line("vsh \(Self.version): type 'help' for the commands, Ctrl-D or 'exit' to leave.")
         Self.offerDrafts(session.store, to: stdout)
         return shell.runInteractive(reader: reader)

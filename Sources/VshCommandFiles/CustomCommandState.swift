@@ -80,5 +80,11 @@ extension Session {
         }
         let custom = custom
         hooks.prompt.append { prompt in custom.keywords.prompt(prompt) }
+        hooks.endOfInput.append { shell in
+            // Ctrl-D at `vsh [code 4]>` leaves the keyword command, not vsh.
+            guard let note = custom.keywords.leave() else { return false }
+            shell.error.line(note)
+            return true
+        }
     }
 }

@@ -58,6 +58,15 @@ package struct KeywordState: Sendable {
         digits = ""
     }
 
+    /// Leaves the keyword command without recording it (Ctrl-D at its prompt); returns
+    /// what to tell the person, or nil when none is active.
+    mutating func leave() -> String? {
+        guard let command else { return nil }
+        let shown = ([command] + digits.map(String.init)).joined(separator: " ")
+        reset()
+        return "left the keyword command '\(shown)' without recording it; Ctrl-D again leaves vsh"
+    }
+
     /// The record `done` writes; throws when there is nothing to record.
     func finished() throws -> OutputsFile.Record {
         guard let command else { throw CommandError("no keyword command is active, so there is nothing to record; \(startHint)") }

@@ -9,8 +9,7 @@ package enum AtomicFile {
     package static func write(_ data: Data, to path: String, permissions: Int = 0o600, makeDirectories: Bool = true) throws {
         let dir = (path as NSString).deletingLastPathComponent
         if makeDirectories {
-            try FileManager.default.createDirectory(
-                atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try makeDirectory(dir)
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir.isEmpty ? "." : dir, isDirectory: &isDirectory),
@@ -51,6 +50,27 @@ package enum AtomicFile {
         if dirfd >= 0 {
             fsync(dirfd)
             close(dirfd)
+        }
+    }
+
+    /// Creates `dir` and its missing parents (0700). A file where a directory should be
+    /// is named, not reported as Foundation's "a file with the same name already exists".
+    static func makeDirectory(_ dir: String) throws {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            var existing = dir
+            while !existing.isEmpty, existing != "/", !FileManager.default.fileExists(atPath: existing) {
+                existing = (existing as NSString).deletingLastPathComponent
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw FileError("cannot create the directory \(dir): \(existing) is a file, not a directory",
+                                path: existing, code: ENOTDIR, explained: true)
+            }
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EACCES)
+            throw FileError("cannot create the directory \(dir)", path: dir, code: Int32(code))
         }
     }
 

@@ -17,6 +17,14 @@ package final class CommandContext {
         self.interactive = interactive
     }
 
+    /// Says what a command just did in words that only repeat what it was told ("deleted
+    /// 'groceries'", "quality: high (48 kHz…)"): for the person at the prompt. In a script
+    /// or `-c` it is left out, so a script sees only what it did not say itself: what it
+    /// asked to see, and what a command made or found (README, Scripts).
+    package func confirm(_ line: String) {
+        if interactive { output.line(line) }
+    }
+
     /// Writes a warning line to the error sink.
     package func warn(_ message: String) { error.line("warning: \(message)") }
 

@@ -47,6 +47,15 @@ package struct CommandEntry {
     }
 
     private static func parse<C: ShellCommand>(_ type: C.Type, _ arguments: [String], usage: String) -> ParseOutcome {
+        var arguments = arguments
+        // `history --last -1`: a negative number right after an option that takes a value
+        // (`--last <n>` in the usage) is its value, which the command judges; the parser
+        // would take it for an option and say the value is missing.
+        let valued = valuedOptions(in: usage)
+        for i in arguments.indices.dropFirst().reversed()
+        where isNegativeNumber(arguments[i]) && valued.contains(arguments[i - 1]) && !arguments[..<i].contains("--") {
+            arguments[i - 1] += "=" + arguments.remove(at: i)
+        }
         do {
             if let words = C.self as? any WordsCommand.Type, !arguments.isEmpty, !arguments.contains(where: { $0.hasPrefix("-") }) {
                 return .run(try words.init(words: arguments))
@@ -71,6 +80,18 @@ package struct CommandEntry {
 extension CommandEntry {
     static func isNegativeNumber(_ word: String) -> Bool {
         word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The options a usage line shows with a value: `--last` in `[--last <n>]` (not
+    /// `--json` in `[--json] <n>`, whose bracket closes before the value).
+    static func valuedOptions(in usage: String) -> Set<String> {
+        var found = Set<String>()
+        let words = usage.split(separator: " ").map { $0.drop { $0 == "[" } }
+        for (word, next) in zip(words, words.dropFirst())
+        where word.hasPrefix("--") && !word.hasSuffix("]") && next.hasPrefix("<") {
+            found.insert(String(word))
+        }
+        return found
     }
 }
 

@@ -9,9 +9,15 @@ package enum ConfigFile {
     /// and the setting keeps its previous value.
     package static func apply(path: String, to settings: inout Settings) -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else {
-            return ["\(path): cannot read the file (check its permissions); using defaults"]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            return [isDirectory.boolValue
+                ? "\(path): is a directory, not a settings file; move it aside; using defaults"
+                : "\(path): cannot read the file (check its permissions); using defaults"]
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return ["\(path): is not UTF-8 text, so no setting in it was read; save it as UTF-8 TOML, or remove it; using defaults"]
         }
         return apply(text: text, path: path, to: &settings)
     }

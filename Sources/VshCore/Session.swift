@@ -16,6 +16,10 @@ package final class Session {
     package internal(set) var commandsRun = 0
     /// What the shell does around each line; modules above the core add to it.
     package var hooks = ShellHooks()
+    /// Whether Ctrl-C was pressed since it was last asked, so that a program a command
+    /// runs (`exec:`) is stopped. Set by the app at an interactive prompt (the line
+    /// editor's signal pipe); until then it always answers false.
+    package var interrupted: () -> Bool = { false }
 
     private var parts: [ObjectIdentifier: Any] = [:]
 
@@ -71,6 +75,10 @@ package struct ShellHooks {
     package var absorb: [(_ shell: Shell, _ words: [String], _ interactive: Bool, _ spoken: Bool) -> Bool] = []
     /// Changes the prompt text.
     package var prompt: [(String) -> String] = []
+    /// Ctrl-D at the prompt. Each returns true when it took it (answered vsh's question
+    /// "no", left a keyword command) and said so; the first that takes it ends the round,
+    /// and vsh leaves only when none does: Ctrl-D leaves vsh only at a plain prompt.
+    package var endOfInput: [(_ shell: Shell) -> Bool] = []
 
     package init() {}
 }

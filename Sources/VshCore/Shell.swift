@@ -81,7 +81,8 @@ package final class Shell {
     }
 
     /// The interactive loop: prompt, read, record in history, run. Ctrl-C abandons the
-    /// line; Ctrl-D or `exit` ends with status 0.
+    /// line; Ctrl-D (unless a hook takes it: `ShellHooks.endOfInput`) or `exit` ends with
+    /// status 0.
     package func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
         while !session.exitRequested {
             switch reader.readLine(prompt: session.hooks.prompt.reduce(prompt) { $1($0) }) {
@@ -89,6 +90,7 @@ package final class Shell {
                 continue
             case .endOfInput:
                 output.write("\n")
+                if session.hooks.endOfInput.contains(where: { $0(self) }) { continue }
                 return 0
             case .line(let line):
                 enter(HistoryEntry(time: Date(), source: .typed, line: line), reader: reader)

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Splits a command line into words, the way a person expects from a shell: spaces
-/// separate words, '…' and "…" group them, a backslash escapes the next character.
+/// Splits a command line into words, the way a person expects from a POSIX shell: spaces
+/// separate words, '…' and "…" group them. Outside quotes a backslash escapes the next
+/// character; inside "…" it escapes only `"` and `\` and is otherwise kept, so
+/// `printf "a=%s\n"` passes `\n` on to printf; inside '…' nothing is special.
 /// `;` separates commands (for `vsh -c`) when not quoted.
 package enum Words {
     package struct SplitError: Error, Equatable, CustomStringConvertible {
@@ -24,6 +26,8 @@ package enum Words {
         }
         for ch in line {
             if escaped {
+                // In "…" only `"` and `\` are escaped; any other backslash stays.
+                if quote == "\"" && ch != "\"" && ch != "\\" { word.append("\\") }
                 word.append(ch)
                 escaped = false
                 continue

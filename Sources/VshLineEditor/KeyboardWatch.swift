@@ -16,4 +16,10 @@ package enum KeyboardWatch {
         let typed = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return typed.isEmpty ? "Enter" : typed
     }
+
+    /// Whether Ctrl-C was pressed since the last look; never blocks, and leaves what was
+    /// typed for the command (a program vsh waits for stops on Ctrl-C alone).
+    package static func interrupted() -> Bool {
+        SignalPipe.drain().contains(SIGINT)
+    }
 }

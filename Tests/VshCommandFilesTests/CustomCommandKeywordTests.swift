@@ -81,6 +81,21 @@ import VshTestSupport
         #expect(shell.error.text == "listening to 'code': 'hello' ignored; say digits, or 'reset' to stop (typed commands still run)\n")
     }
 
+    /// Ctrl-D at `vsh [code 4]>` leaves the keyword command and says so; vsh leaves only
+    /// at the plain prompt.
+    @Test func ctrlDLeavesTheKeywordCommandFirst() {
+        let shell = Self.shell()
+        let reader = ScriptedLineReader([.line("code 4"), .endOfInput, .line("done"), .endOfInput, .line("quality")])
+        #expect(shell.shell.runInteractive(reader: reader) == 0)
+        #expect(reader.prompts == ["vsh> ", "vsh [code 4]> ", "vsh> ", "vsh> "])
+        #expect(shell.output.text == "\n\n")
+        #expect(shell.error.text == """
+            left the keyword command 'code 4' without recording it; Ctrl-D again leaves vsh
+            error: done: no keyword command is active, so there is nothing to record; start with a keyword such as 'code'
+
+            """)
+    }
+
     /// While a keyword command listens, a typed command runs (typing 'quality high' is not
     /// digits gone wrong); spoken words other than digits are still ignored.
     @Test func typedCommandsRunWhileAKeywordCommandListens() {

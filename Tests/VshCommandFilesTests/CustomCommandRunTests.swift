@@ -3,6 +3,7 @@ import Testing
 @testable import VshCore
 import VshTestSupport
 @testable import VshVoice
+@testable import VshCommandFiles
 @testable import VshCommands
 
 /// Custom commands at work: typed with their slots, heard through the grammar, in
@@ -170,6 +171,68 @@ import VshTestSupport
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: temp.file("started")) && Date() < deadline { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: temp.file("started")))
+    }
+
+    /// `exec:` arguments keep the backslashes of "…" that the program reads itself
+    /// (printf's `\n`), and output that does not end a line is ended before the prompt.
+    @Test func execKeepsEscapesAndEndsTheLastLine() {
+        let shell = customShell(["x.commands": #"""
+            command fruit
+                say: fruit
+                exec: /usr/bin/printf "fruit=%s\n" apple
+                exec: /usr/bin/printf "no newline"
+                exec: /bin/sh -c 'printf oops >&2'
+            """#])
+        #expect(shell.error.text == "")
+        #expect(shell.script(["fruit"]) == 0)
+        #expect(shell.output.text == "fruit=apple\nno newline\n")
+        #expect(shell.error.text == "oops\n")
+    }
+
+    /// Ctrl-C while vsh waits for an `exec:` program stops it: SIGINT to its process
+    /// group, then SIGTERM and SIGKILL after a grace each for one that goes on; the
+    /// command fails saying so, and its steps after the program do not run.
+    @Test func ctrlCStopsAnExecProgram() throws {
+        let shell = customShell(["x.commands": """
+            command nap
+                say: nap
+                exec: /bin/sh -c 'echo started; sleep 30; echo woke'
+                exec: /bin/echo after
+
+            command stubborn
+                say: stubborn
+                exec: /bin/sh -c 'trap "" INT TERM; echo started; sleep 30'
+            """])
+        #expect(shell.error.text == "")
+        // Ctrl-C comes once, a little after the program started.
+        func pressCtrlC(after seconds: Double) {
+            let at = Date().addingTimeInterval(seconds)
+            var pressed = false
+            shell.session.interrupted = {
+                guard !pressed, Date() >= at else { return false }
+                pressed = true
+                return true
+            }
+        }
+        pressCtrlC(after: 0.3)
+        var started = Date()
+        #expect(shell.script(["nap"]) == 1)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(shell.output.text == "started\n")
+        #expect(shell.error.text == "line 1: error: nap: program '/bin/sh' was stopped by Ctrl-C (SIGINT)\n")
+
+        shell.output.clear()
+        shell.error.clear()
+        pressCtrlC(after: 0.3)
+        started = Date()
+        #expect(shell.script(["stubborn"]) == 1)
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 2 * ProgramRunner.grace && took < 2 * ProgramRunner.grace + 5, "\(took) s")
+        #expect(shell.output.text == "started\n")
+        #expect(shell.error.text == """
+            line 1: error: stubborn: program '/bin/sh' was stopped by Ctrl-C: it went on after SIGINT and SIGTERM, so vsh sent SIGKILL
+
+            """)
     }
 
     /// A file that changes is read again before the next line; `reload` reports every

@@ -43,6 +43,23 @@ import VshTestSupport
         #expect(try store.recordingKey() == nil)
     }
 
+    /// A key file others can read is the problem `encrypt` names, not a missing key.
+    @Test func aKeyFileOthersCanReadIsNotCalledMissing() throws {
+        let harness = ShellHarness()
+        let store = harness.session.store
+        try FileManager.default.createDirectory(atPath: store.directory + "/drafts", withIntermediateDirectories: true)
+        try Data(WavWriter.bytes([1, 2, 3, -4], rate: 16_000)).write(to: URL(fileURLWithPath: store.directory + "/drafts/20260101-0000.wav"))
+        #expect(harness.script(["encrypt on"]) == 0, "\(harness.error.text)")
+        let keyFile = harness.session.paths.keyFile
+        chmod(keyFile, 0o644)
+        harness.output.clear()
+        #expect(harness.script(["encrypt"]) == 0)
+        let text = harness.output.text
+        #expect(text.contains("Key file:   \(keyFile) (the key file \(keyFile) can be read by other users (mode 644); make it private with 'chmod 600 \(keyFile)' and try again)"), "\(text)")
+        #expect(text.contains("warning: the 1 encrypted audio file cannot be played or transcribed until the key file is usable (see 'Key file' above)"), "\(text)")
+        #expect(!text.contains("there is no key file"), "\(text)")
+    }
+
     @Test func clipsAreSealedWhileTheStoreEncrypts() throws {
         let dir = TempDirectory()
         defer { dir.remove() }

@@ -128,4 +128,21 @@ import VshTestSupport
             #expect(warnings == ["\(dir.file("vsh.toml")): cannot read the file (check its permissions); using defaults"])
         }
     }
+
+    /// A file that is not text, or a directory in its place, is named for what it is,
+    /// not taken for a permissions problem (issue 28, item 13).
+    @Test func binaryOrDirectoryConfigSaysWhatItIs() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        dir.write("", to: "binary/vsh.toml")
+        try Data([0xff, 0xfe, 0x00, 0x9c, 0x80]).write(to: URL(fileURLWithPath: dir.file("binary/vsh.toml")))
+        var settings = Settings()
+        #expect(ConfigFile.apply(path: dir.file("binary/vsh.toml"), to: &settings) == [
+            "\(dir.file("binary/vsh.toml")): is not UTF-8 text, so no setting in it was read; save it as UTF-8 TOML, or remove it; using defaults",
+        ])
+        try FileManager.default.createDirectory(atPath: dir.file("folder/vsh.toml"), withIntermediateDirectories: true)
+        #expect(ConfigFile.apply(path: dir.file("folder/vsh.toml"), to: &settings) == [
+            "\(dir.file("folder/vsh.toml")): is a directory, not a settings file; move it aside; using defaults",
+        ])
+    }
 }

@@ -31,6 +31,15 @@ import VshTestSupport
         }
     }
 
+    /// `history --last -1` gives -1 to --last: the options that take a value are read
+    /// from the usage line, and a flag before a positional is not one of them.
+    @Test func optionsWithAValueComeFromTheUsage() {
+        #expect(CommandEntry.valuedOptions(in: "history [<replay|export>] [<n|file>] [--last <n>]") == ["--last"])
+        #expect(CommandEntry.valuedOptions(in: "list [--on <date>] [--since <date>] [--until <date>] [--json]")
+            == ["--on", "--since", "--until"])
+        #expect(CommandEntry.valuedOptions(in: "show [--json] <n|id>") == [])
+    }
+
     @Test func duplicateNamesAreRefused() throws {
         var registry = Builtins.registry()
         let clash = CommandEntry(

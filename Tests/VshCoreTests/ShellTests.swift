@@ -32,6 +32,10 @@ import VshTestSupport
              error: "line 1: error: quality: Unexpected argument 'high'\nusage: quality [<low|medium|high>]\n", status: 1),
         Case(script: ["history --last 0"], output: "",
              error: "line 1: error: history: --last must be at least 1, not 0\nusage: history [<replay|export>] [<n|file>] [--last <n>]\n", status: 1),
+        Case(script: ["history --last -1"], output: "",
+             error: "line 1: error: history: --last must be at least 1, not -1\nusage: history [<replay|export>] [<n|file>] [--last <n>]\n", status: 1),
+        Case(script: ["history replay 999"], output: "",
+             error: "line 1: error: history: the history is empty, so there is no entry 999 to replay; type or say a command first\n", status: 1),
         Case(script: ["save 'unfinished"], output: "",
              error: "line 1: error: unterminated ' quote in: save 'unfinished\n", status: 1),
         Case(script: ["exit", "quality"], output: "", error: "", status: 0),
@@ -60,6 +64,17 @@ import VshTestSupport
         var settings = Settings()
         #expect(ConfigFile.apply(path: harness.session.paths.userConfigFile, to: &settings) == [])
         #expect(settings.quality == .high)
+    }
+
+    /// A file where the configuration directory should be is named as such, not given
+    /// as Foundation's "NSCocoaErrorDomain Code=516".
+    @Test func aFileInPlaceOfTheConfigDirectoryIsNamed() {
+        let harness = ShellHarness()
+        let config = harness.session.paths.config
+        harness.directory.write("not a directory\n", to: "config")
+        #expect(harness.script(["quality low"]) == 1)
+        #expect(harness.error.text == "line 1: error: quality: could not save quality to \(config)/vsh.toml: cannot create the directory "
+            + "\(config): \(config) is a file, not a directory; the setting holds for this session only\n")
     }
 
     @Test func helpListsEveryCommandAndExplainsOne() {
@@ -91,6 +106,24 @@ import VshTestSupport
         // A new session over the same file sees the same history.
         let again = CommandHistory(path: harness.session.paths.historyFile, limit: 10)
         #expect(again.entries.map(\.line) == ["quality", "hlep", "history"])
+    }
+
+    /// Ctrl-D that a hook takes (a question answered, a keyword command left) keeps vsh
+    /// at the prompt; the next one, which no hook takes, leaves.
+    @Test func ctrlDLeavesOnlyWhenNoHookTakesIt() {
+        let harness = ShellHarness()
+        var pending = 1
+        harness.session.hooks.endOfInput.append { shell in
+            guard pending > 0 else { return false }
+            pending -= 1
+            shell.error.line("(taken)")
+            return true
+        }
+        let reader = ScriptedLineReader([.endOfInput, .line("quality"), .endOfInput, .line("quality high")])
+        #expect(harness.shell.runInteractive(reader: reader) == 0)
+        #expect(harness.output.text == "\nmedium\n\n")
+        #expect(harness.error.text == "(taken)\n")
+        #expect(reader.prompts.count == 3, "the line after the second Ctrl-D is never read")
     }
 
     @Test func exitEndsTheInteractiveLoop() {

@@ -13,6 +13,11 @@ import Testing
         (";;", []),
         ("", []),
         ("save ''", [["save", ""]]),
+        // In "…" a backslash escapes only " and \ and is otherwise kept, as in a POSIX
+        // shell; outside quotes it escapes any character; in '…' nothing.
+        ("printf \"fruit=%s\\n\" apple", [["printf", "fruit=%s\\n", "apple"]]),
+        ("say \"a\\\\b \\$x\"", [["say", "a\\b \\$x"]]),
+        ("say a\\nb 'c\\nd'", [["say", "anb", "c\\nd"]]),
     ])
     func splits(_ line: String, _ expected: [[String]]) throws {
         #expect(try Words.splitCommands(line) == expected)

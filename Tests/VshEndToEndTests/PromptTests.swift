@@ -95,6 +95,94 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// Ctrl-D at a keyword command's prompt leaves the keyword command, not vsh, with the
+    /// line editor and with plain reading (where C's end of input would otherwise stick).
+    @Test(arguments: ["xterm", "dumb"]) func ctrlDLeavesAKeywordCommandThenVsh(term: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, term: term, arguments: ["--no-voice"])
+        try tty.waitFor("vsh> ")
+        try tty.type("code 4")
+        try tty.send("Enter")
+        try tty.waitFor("vsh [code 4]> ")
+        try tty.send("C-d")
+        try tty.waitFor("the note and a plain prompt") {
+            $0.contains("left the keyword command 'code 4' without recording it; Ctrl-D again leaves vsh\nvsh> ")
+        }
+        try tty.type("quality")
+        try tty.send("Enter")
+        try tty.waitFor("\nmedium\nvsh> ")
+        #expect(try tty.exitStatus() == nil, "vsh is still running")
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
+    /// Ctrl-C at the terminal while an `exec:` program runs stops it and says so; the
+    /// prompt comes back at once, not when the program would have ended. With plain
+    /// reading (TERM=dumb), where vsh ignores Ctrl-C at the prompt, too.
+    @Test(arguments: ["xterm", "dumb"]) func ctrlCStopsAnExecProgram(term: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("command nap\n    say: nap\n    exec: /bin/sh -c 'echo started; sleep 30'\n",
+                       to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let tty = try start(vsh, term: term, arguments: ["--no-voice"])
+        try tty.waitFor("vsh> ")
+        try tty.type("nap")
+        try tty.send("Enter")
+        try tty.waitFor("nap\nstarted")
+        try tty.send("C-c")
+        try tty.waitFor("error: nap: program '/bin/sh' was stopped by Ctrl-C (SIGINT)\nvsh> ", timeout: 5)
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
+    /// `vsh -c` at a terminal: Ctrl-C would end vsh and leave the program running in its
+    /// own process group; instead the program is stopped, vsh says so and stops there.
+    @Test func ctrlCStopsAnExecProgramUnderDashC() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let marker = "vsh-ctrl-c-\(getpid())"
+        vsh.home.write("command nap\n    say: nap\n    exec: /bin/sh -c 'echo started; sleep 30; echo \(marker)'\n",
+                       to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let tty = try TmuxSession(command: [VshBinary.path, "-c", "nap; quality"],
+                                  environment: vsh.environment(["TERM": "xterm", "PATH": "/usr/bin:/bin"]))
+        try tty.waitFor("started")
+        try tty.send("C-c")
+        #expect(try tty.waitForExit(timeout: 5) == 1)
+        let screen = try tty.screen()
+        #expect(screen.contains("error: nap: program '/bin/sh' was stopped by Ctrl-C (SIGINT); vsh stops here"), "\(screen)")
+        #expect(!screen.contains("medium"), "the command after it did not run")
+        let left = Process()
+        left.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        left.arguments = ["-f", marker]
+        left.standardOutput = FileHandle.nullDevice
+        try left.run()
+        left.waitUntilExit()
+        #expect(left.terminationStatus == 1, "no program of the command is left running")
+    }
+
+    /// At a terminal that cannot edit a line, `listen` says that is why vsh does not
+    /// listen, not that an audio input is missing when one was given.
+    @Test func listenAtADumbTerminalNamesTheTerminal() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, term: "dumb", arguments: ["--audio-in", EvalData.real + "/goforward.raw"])
+        try tty.waitFor("vsh> ")
+        try tty.type("listen")
+        try tty.send("Enter")
+        let screen = try tty.waitFor("the reason, on two lines of the screen") { $0.contains("such as xterm\nvsh> ") }
+        #expect(screen.replacingOccurrences(of: "\n", with: "").contains(
+            "not listening: vsh listens only at a prompt it can edit, and TERM=dumb cannot be edited; start vsh in a terminal such as xterm"),
+                "\(screen)")
+        #expect(!screen.contains("with an audio input"), "\(screen)")
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     @Test func dumbTerminalFallsBackToPlainReading() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

@@ -131,6 +131,56 @@ import VshTestSupport
         #expect(try vsh.run(["listen"]).stderr.contains("--from"))
     }
 
+    /// A prompt command from the shell's command line gives what the prompt gives: `vsh
+    /// help NAME` its help, a mistyped name "did you mean" (issue 28, item 5), and a
+    /// command file's command runs; the command line's own subcommands keep their help.
+    @Test func theCommandLineGivesThePromptsHelpAndDidYouMean() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let atPrompt = try vsh.run([], stdin: "help quality\n")
+        let help = try vsh.run(["help", "quality"])
+        #expect(help.status == 0, "\(help.stderr)")
+        #expect(help.stdout.hasPrefix("quality — "), "\(help.stdout)")
+        #expect(help.stdout == atPrompt.stdout)
+        let typo = try vsh.run(["qualty"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "error: unknown command 'qualty'; did you mean 'quality'?\n")
+        let helpTypo = try vsh.run(["--no-voice", "help", "qualty"])
+        #expect(helpTypo.status == 1)
+        #expect(helpTypo.stderr == "error: help: no command named 'qualty'; did you mean 'quality'?\n")
+        vsh.home.write("command greet\n    say: greet\n    run: quality\n", to: "config/vsh/commands/x.commands")
+        chmod(vsh.home.file("config/vsh/commands"), 0o700)
+        chmod(vsh.home.file("config/vsh/commands/x.commands"), 0o600)
+        let custom = try vsh.run(["greet"])
+        #expect(custom.status == 0, "\(custom.stderr)")
+        #expect(custom.stdout == "medium\n")
+        #expect(try vsh.run(["help", "transcribe"]).stdout.hasPrefix("OVERVIEW: Transcribe"))
+        #expect(try vsh.run(["help"]).stdout.hasPrefix("OVERVIEW: A voice shell"))
+    }
+
+    /// Messages that misled (issue 28, item 13) say what is wrong and what to do.
+    @Test func messagesSayWhatIsWrongAndWhatToDo() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let train = try vsh.run(["--no-voice", "-c", "train"])
+        #expect(train.status == 1)
+        #expect(train.stderr.contains("'train --from DIR' trains on a directory of them"), "\(train.stderr)")
+        let listen = try vsh.run(["--audio-in", EvalData.real + "/goforward.raw", "-c", "listen"])
+        #expect(listen.stdout == "not listening: vsh listens only at its interactive prompt, not in 'vsh -c' or a script; "
+            + "start vsh at a terminal to speak commands\n")
+        vsh.home.write("x\n", to: "a-file")
+        let config = try vsh.run(["--config", vsh.home.file("a-file"), "-c", "quality"])
+        #expect(config.stderr == "warning: the configuration directory \(vsh.home.file("a-file")) is a file: vsh reads vsh.toml "
+            + "and commands/ in a directory; give --config (or VSH_CONFIG) a directory; using defaults\n")
+        // Training that ends before any take: nothing is said to be kept.
+        let silence = vsh.home.file("silence.wav")
+        try VshBinary.shell("sox -n -r 16000 -c 1 -b 16 \(silence) trim 0 0.5")
+        let paused = try vsh.run(["--audio-in", silence, "-c", "train"])
+        #expect(paused.stdout.contains("the input ended at phrase 1 of"), "\(paused.stdout)\(paused.stderr)")
+        #expect(paused.stdout.contains("; no take is recorded yet. 'train' starts again from there.\n"), "\(paused.stdout)")
+        #expect(!paused.stdout.contains("0 takes"), "\(paused.stdout)")
+    }
+
     /// Completion scripts for bash, zsh and fish come from the same definitions as --help,
     /// and --help lists the prompt's commands from their own declarations.
     @Test func completionScriptsAndHelpComeFromTheDefinitions() throws {

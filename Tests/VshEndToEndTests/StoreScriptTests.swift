@@ -31,6 +31,29 @@ import VshTestSupport
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
+    /// `vsh list`, then `vsh show 1` and `vsh delete 1` from the shell: the numbers carry
+    /// over between runs, as they do at the prompt (issue 28, item 4).
+    @Test func listNumbersCarryOverBetweenRuns() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let store = vsh.home.file("store")
+        try Self.leaveDraft(in: store, id: "20250319-a000", created: "2025-03-19T07:35:06+01:00", text: "older words")
+        try Self.leaveDraft(in: store, id: "20250320-b000", created: "2025-03-20T09:06:40+01:00", text: "newer words")
+        #expect(try vsh.run(["--store", store, "-c", "save --draft 20250319-a000 older; save --draft 20250320-b000 newer"]).status == 0)
+        let list = try vsh.run(["--store", store, "list"])
+        #expect(list.stdout.contains("0:01  newer\n") && list.stdout.contains("0:01  older\n"), "\(list.stdout)")
+        let show = try vsh.run(["--store", store, "show", "2"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.hasPrefix("older\n"), "\(show.stdout)")
+        #expect(try vsh.run(["--store", store, "delete", "1"]).status == 0)
+        // The store changed: 2 still means 'older', and vsh says the store changed.
+        let again = try vsh.run(["--store", store, "show", "2"])
+        #expect(again.stdout.hasPrefix("older\n"), "\(again.stdout)")
+        #expect(again.stderr.hasPrefix("warning: the store changed since the last 'list' or 'search' numbered its transcripts"), "\(again.stderr)")
+        let gone = try vsh.run(["--store", store, "show", "1"])
+        #expect(gone.stderr.contains("transcript 1 ('20250320-b000') is in the trash"), "\(gone.stderr)")
+    }
+
     @Test func saveListShowSearchDeleteUndoThroughAScript() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }

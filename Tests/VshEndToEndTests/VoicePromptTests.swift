@@ -139,6 +139,23 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// Ctrl-D while vsh waits for an answer answers no, and vsh stays; the next Ctrl-D, at
+    /// a plain prompt, leaves.
+    @Test func ctrlDAtAQuestionAnswersNo() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let tty = try start(vsh, ["--audio-in", SpokenSessions.path("ask")],
+                            config: "[voice]\nthreshold = 1\nreject_below = 0.05\nanswer_seconds = 60\n")
+        try tty.waitFor("did you mean", timeout: 20)
+        try tty.send("C-d")
+        let screen = try tty.waitFor("(not run: ")
+        #expect(!screen.contains("No transcripts yet."), "\(screen)")
+        #expect(try tty.exitStatus() == nil, "vsh is still running")
+        try tty.send("C-d")
+        #expect(try tty.waitForExit() == 0)
+        #expect(history(vsh).isEmpty)
+    }
+
     /// A spoken delete asks first: "yes" deletes, "no" does not.
     @Test func aSpokenDeleteIsConfirmed() throws {
         let vsh = VshBinary()
@@ -209,6 +226,7 @@ enum SpokenSessions {
         ("dym", "awb", "list | one | drafts | help"),
         ("confirm", "kal16", "delete two | yes | delete one | no"),
         ("onoff", "awb", "listen off | list | listen on | list"),
+        ("ask", "awb", "list"),
     ]
 
     /// Each in one of the corpus's flite voices. These tests are about the prompt; how well

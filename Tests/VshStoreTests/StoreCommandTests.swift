@@ -106,6 +106,75 @@ import VshTestSupport
         #expect(object["transcript"] as? String == "milk eggs bread")
         #expect(object["audio"] as? String == f.path + "/20261121-jg54.wav")
     }
+
+    /// One rule for what a script sees (README, Scripts): a line that only repeats what
+    /// the script said is left out; what a command shows, made or found is printed. At
+    /// the prompt both are (issue 28, item 12).
+    @Test(arguments: [false, true]) func scriptsSeeOnlyWhatTheyDidNotSay(interactive: Bool) throws {
+        let (f, harness) = try Self.fixture()
+        f.directory.write("", to: "store/model/mdef")  // an adapted model, for 'train reset'
+        let lines = ["quality high", "list", "delete 1", "undo", "history export \(harness.directory.file("out.vsh"))", "train reset"]
+        if interactive {
+            #expect(harness.shell.runInteractive(reader: ScriptedLineReader(lines: lines)) == 0)
+        } else {
+            #expect(harness.script(lines) == 0)
+        }
+        #expect(harness.error.text == "")
+        let said = harness.output.text
+        #expect(said.contains(Self.listed))
+        #expect(said.contains("restored 1 transcript (20261121-jg54)\n"))
+        for echo in ["quality: high (48 kHz, 16-bit mono)", "deleted 'groceries'", "wrote ", "The stock speech model is in use again"] {
+            #expect(said.contains(echo) == interactive, "\(echo)")
+        }
+    }
+
+    /// The numbers of the last listing carry over to the next vsh (a new session over the
+    /// same store): `vsh list`, then `vsh show 1`, with the ids they stood for, and a
+    /// warning once the store changed since (issue 28, item 4).
+    @Test func listNumbersCarryOverToTheNextSession() throws {
+        let (f, first) = try Self.fixture()
+        #expect(first.script(["list"]) == 0)
+        #expect(first.output.text == Self.listed)
+
+        let second = f.harness()
+        #expect(second.script(["show 2"]) == 0, "\(second.error.text)")
+        #expect(second.output.text.hasPrefix("plumber\n"), "\(second.output.text)")
+        #expect(second.error.text == "")
+
+        // A transcript saved since: the numbers still mean what they meant, and vsh says so.
+        try f.save("new words", at: "2026-11-21T14:30:00", title: "newer")
+        let changed = f.harness()
+        #expect(changed.script(["show 1", "show 2"]) == 0, "\(changed.error.text)")
+        #expect(changed.output.text.hasPrefix("groceries\n"), "\(changed.output.text)")
+        #expect(changed.output.text.contains("\nplumber\n"))
+        #expect(changed.error.text == "warning: the store changed since the last 'list' or 'search' numbered its transcripts; "
+            + "each number still means the transcript it stood for then ('list' numbers them anew)\n")
+
+        // An empty search is a listing too: it leaves no numbers.
+        #expect(changed.script(["search nothing"]) == 0)
+        let third = f.harness()
+        #expect(third.script(["show 1"]) == 1)
+        #expect(third.error.text == "line 1: error: show: there is no number 1 in the last listing (it was empty); run 'list' to see the numbers\n")
+    }
+
+    /// The kept listing is a plain file in the store's cache: its ids, number 1 first.
+    @Test func theKeptListingIsAPlainFile() throws {
+        let f = StoreFixture()
+        f.store.keepListing(["a"])
+        #expect(f.store.lastListing() == nil, "no store yet: nothing is kept")
+        try f.save("milk eggs bread", at: "2026-11-21T14:02:11")
+        f.store.keepListing(["20261121-jg54", "20261120-f000"])
+        let text = try #require(f.directory.read("store/.cache/listing"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines.first == "vsh-listing 1" && lines[1].hasPrefix("@ "))
+        #expect(Array(lines.dropFirst(2)) == ["20261121-jg54", "20261120-f000", ""])
+        #expect(f.store.lastListing() == LastListing(ids: ["20261121-jg54", "20261120-f000"], storeChangedSince: false))
+        var info = stat()
+        #expect(stat(f.store.listingPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        f.directory.write("vsh-listing 1\n@ x\n../etc\n", to: "store/.cache/listing")
+        #expect(f.store.lastListing() == nil, "a damaged file is no listing")
+    }
 }
 
 /// Titles are the person's (or a file's) text: their control characters are shown, never

@@ -32,9 +32,7 @@ package struct DeleteCommand: WordsCommand {
         }
         let deleted = try context.store.delete(ids)
         context.warn(context.store.takeNotices())
-        if context.interactive {
-            let what = deleted.count == 1 ? "'\(deleted[0].title.visible)'" : counted(deleted.count, "transcript")
-            context.output.line("deleted \(what); 'undo' brings \(deleted.count == 1 ? "it" : "them") back")
-        }
+        let what = deleted.count == 1 ? "'\(deleted[0].title.visible)'" : counted(deleted.count, "transcript")
+        context.confirm("deleted \(what); 'undo' brings \(deleted.count == 1 ? "it" : "them") back")
     }
 }

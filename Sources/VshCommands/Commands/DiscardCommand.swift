@@ -22,6 +22,6 @@ package struct DiscardCommand: ShellCommand {
         try context.store.discard(chosen)
         context.warn(context.store.takeNotices())
         if session.currentDraft?.id == chosen.id { session.currentDraft = nil }
-        if context.interactive { context.output.line("discarded \(chosen.id); 'undo' brings it back") }
+        context.confirm("discarded \(chosen.id); 'undo' brings it back")
     }
 }

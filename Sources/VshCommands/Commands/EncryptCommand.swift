@@ -76,7 +76,15 @@ package struct EncryptCommand: ShellCommand {
         out.line("Key file:   \(keyFile.path) (\(keyState))")
         out.line("Audio:      \(scan.sealed.count) encrypted, \(scan.all.count - scan.sealed.count) plain "
             + "(store, drafts and trash: \(scan.store.count); history clips: \(scan.clips.count))")
-        if let problem = scan.foreignKey(key, keyFile) { out.line("warning: " + problem) }
+        if case .failure = loaded {
+            // The key file is there but cannot be used: that, not a missing key, is what to fix.
+            if !scan.sealed.isEmpty {
+                out.line("warning: the \(counted(scan.sealed.count, "encrypted audio file")) cannot be played or "
+                    + "transcribed until the key file is usable (see 'Key file' above)")
+            }
+        } else if let problem = scan.foreignKey(key, keyFile) {
+            out.line("warning: " + problem)
+        }
         if context.store.encryptionKeyID != nil && scan.sealed.count < scan.all.count {
             out.line("'encrypt on' encrypts the plain ones.")
         } else if context.store.encryptionKeyID == nil && !scan.sealed.isEmpty {

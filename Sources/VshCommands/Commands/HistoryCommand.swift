@@ -68,14 +68,17 @@ package struct HistoryCommand: ShellCommand {
     }
 
     private func replay(_ number: Int, _ entries: [HistoryEntry], in context: CommandContext) throws {
-        guard (1...max(1, entries.count)).contains(number), number <= entries.count else {
+        guard !entries.isEmpty else {
+            throw CommandError("the history is empty, so there is no entry \(number) to replay; type or say a command first")
+        }
+        guard (1...entries.count).contains(number) else {
             throw CommandError("there is no entry \(number); 'history' lists entries 1 to \(entries.count)")
         }
         let line = entries[number - 1].line
         if Self.isHistoryAction(line) {
             throw CommandError("entry \(number) is '\(line)' itself; replay runs other commands")
         }
-        if context.interactive { context.output.line(context.style.dim("→ \(line)")) }
+        context.confirm(context.style.dim("→ \(line)"))
         try CustomRun.execute(line, in: context)
     }
 
@@ -97,7 +100,7 @@ package struct HistoryCommand: ShellCommand {
         } catch {
             throw CommandError("cannot write \(file): \(error)")
         }
-        context.output.line("wrote \(chosen.count) command(s) to \(file)")
+        context.confirm("wrote \(chosen.count) command(s) to \(file)")
     }
 
     /// `history replay …` and `history export …` are left out of replays and exports.

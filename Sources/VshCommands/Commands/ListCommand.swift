@@ -49,7 +49,7 @@ package struct ListCommand: ShellCommand {
         }
         if json { return context.printJSON(items) }
         guard !items.isEmpty else {
-            context.session.listing = []
+            context.remember(listing: [])
             context.output.line(listing.items.isEmpty ? "No transcripts yet." : "No transcripts on those days.")
             return
         }
@@ -60,8 +60,9 @@ package struct ListCommand: ShellCommand {
 extension Session {
     private enum ListingKey: SessionKey { typealias Value = [String] }
 
-    /// The ids the last `list` or `search` numbered, so `show 2` means its second line;
-    /// nil before the first.
+    /// The ids the last `list` or `search` of this session numbered, so `show 2` means
+    /// its second line; nil before the first (`CommandContext.lastListing` then reads the
+    /// one kept in the store).
     package var listing: [String]? {
         get { self[ListingKey.self] }
         set { self[ListingKey.self] = newValue }

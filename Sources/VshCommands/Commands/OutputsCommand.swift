@@ -32,10 +32,8 @@ package struct OutputsCommand: ShellCommand {
         let file = OutputsFile(store: context.session.paths.store)
         if action.count == 2, let number = Int(action[1]) {
             let removed = try file.delete(number)
-            if context.interactive {
-                let what = removed.record.map { "\($0.command) \($0.value)" } ?? removed.text
-                context.output.line("deleted output \(number) (\(what))")
-            }
+            let what = removed.record.map { "\($0.command) \($0.value)" } ?? removed.text
+            context.confirm("deleted output \(number) (\(what))")
             return
         }
         let lines = try file.read()

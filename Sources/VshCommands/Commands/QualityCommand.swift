@@ -28,8 +28,6 @@ package struct QualityCommand: ShellCommand {
         }
         context.session.settings.quality = level
         try context.session.saveSetting("quality", level.rawValue)
-        if context.interactive {
-            context.output.line("quality: \(level.rawValue) (\(level.sampleRate / 1000) kHz, 16-bit mono)")
-        }
+        context.confirm("quality: \(level.rawValue) (\(level.sampleRate / 1000) kHz, 16-bit mono)")
     }
 }

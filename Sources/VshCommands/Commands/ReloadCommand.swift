@@ -17,10 +17,8 @@ package struct ReloadCommand: ShellCommand {
         // Said just above, at start, with nothing run since: not said again.
         let said = session.commandsRun == 1 ? session.custom.reportedAtStart : []
         for problem in loaded.problems where !said.contains(problem) { context.error.line(problem.report) }
-        if context.interactive {
-            let files = loaded.files.count == 1 ? "1 file" : "\(loaded.files.count) files"
-            context.output.line("\(loaded.commands.count) custom command(s) from \(files)")
-        }
+        let files = loaded.files.count == 1 ? "1 file" : "\(loaded.files.count) files"
+        context.confirm("\(loaded.commands.count) custom command(s) from \(files)")
         if loaded.errors > 0 {
             throw CommandError("\(loaded.errors) error(s) in the command files (above); fix them, then reload")
         }

@@ -35,7 +35,7 @@ package struct SearchCommand: WordsCommand {
         let found = listing.items
         if json { return context.printJSON(found) }
         guard !found.isEmpty else {
-            context.session.listing = []
+            context.remember(listing: [])
             let shown = words.prefix(8).map { "'\($0)'" }.joined(separator: " and ")
             let more = words.count > 8 ? " and \(words.count - 8) more words" : ""
             context.output.line("No transcript contains \(shown)\(more).")

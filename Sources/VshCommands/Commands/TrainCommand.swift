@@ -154,7 +154,7 @@ package struct TrainCommand: ShellCommand {
         guard try context.store.trash(directory: TrainingTakes.modelName) else {
             return context.output.line("The stock speech model is already in use.")
         }
-        context.output.line("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
+        context.confirm("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
             + "Your takes are kept: 'train --again' adapts from them.")
     }
 
@@ -217,13 +217,22 @@ package struct TrainCommand: ShellCommand {
                 break
             case .stopped, .inputEnded:
                 let why = if case .stopped(let reason) = ending { "you stopped it (\(reason))" } else { "the input ended" }
-                let kept = takes.all().count
-                context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); the \(kept) takes are kept. "
-                    + "'train' goes on from there; 'train --again' adapts on what is recorded.")
+                context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); "
+                    + Self.pausedWith(kept: takes.all().count))
                 return false
             }
         }
         return true
+    }
+
+    /// What `train` says it kept when paused, and what to do next: nothing to adapt on
+    /// is not "the 0 takes are kept".
+    static func pausedWith(kept: Int) -> String {
+        switch kept {
+        case 0: "no take is recorded yet. 'train' starts again from there."
+        case 1: "the 1 take is kept. 'train' goes on from there; 'train --again' adapts on it."
+        default: "the \(kept) takes are kept. 'train' goes on from there; 'train --again' adapts on what is recorded."
+        }
     }
 
     /// Copies DIR's recordings (each `NAME.wav` or `NAME.flac` with `NAME.txt`) into the

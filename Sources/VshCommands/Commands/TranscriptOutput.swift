@@ -11,7 +11,7 @@ extension CommandContext {
     /// The id a reference stands for: a number of the last `list` or `search`, or an id.
     func resolveID(_ reference: String) throws -> String {
         guard let number = Int(reference) else { return reference }
-        guard let listing = session.listing else {
+        guard let listing = lastListing() else {
             throw CommandError("'\(reference)' refers to a numbered listing, and there is none yet: run 'list' (or 'search WORDS') first, or give an id")
         }
         guard number >= 1 && number <= listing.count else {
@@ -19,6 +19,27 @@ extension CommandContext {
             throw CommandError("there is no number \(number) in the last listing (\(range)); run 'list' to see the numbers")
         }
         return listing[number - 1]
+    }
+
+    /// The ids the numbers stand for: this session's last `list` or `search`, else the
+    /// one an earlier vsh kept in the store (`vsh list`, then `vsh show 1`), with a
+    /// warning when the store changed since; nil when there was none.
+    func lastListing() -> [String]? {
+        if let listing = session.listing { return listing }
+        guard let kept = store.lastListing() else { return nil }
+        session.listing = kept.ids
+        if kept.storeChangedSince {
+            warn("the store changed since the last 'list' or 'search' numbered its transcripts; each number still "
+                + "means the transcript it stood for then ('list' numbers them anew)")
+        }
+        return kept.ids
+    }
+
+    /// Remembers `ids` as the numbers of the listing just shown, for this session and,
+    /// kept in the store, for the next vsh.
+    func remember(listing ids: [String]) {
+        session.listing = ids
+        store.keepListing(ids)
     }
 
     /// The unsaved recording a command means: the draft `id` names, else the recording
@@ -56,7 +77,7 @@ extension CommandContext {
     /// bytes: a listing can be 100,000 lines.
     func printListing(_ items: [TranscriptStore.Item], detail: ((TranscriptStore.Item) -> String?)? = nil,
                       title: (TranscriptStore.Item) -> String = { $0.title.visible }) {
-        session.listing = items.map(\.id)
+        remember(listing: items.map(\.id))
         let days = DayNames(store: store)
         let width = String(items.count).count
         var out: [UInt8] = []
@@ -104,7 +125,7 @@ extension CommandContext {
     /// Numbered like the plain listing (`"number"`), and remembered the same way, so that
     /// `show 2` after `list --json` means the second object.
     func printJSON(_ items: [TranscriptStore.Item]) {
-        session.listing = items.map(\.id)
+        remember(listing: items.map(\.id))
         guard !items.isEmpty else { return output.line("[]") }
         var out: [UInt8] = Array("[\n".utf8)
         func key(_ name: String) { out += ",\"\(name)\":".utf8 }

@@ -38,7 +38,7 @@ package struct TrashCommand: ShellCommand {
                 throw CommandError("emptying the trash removes \(what.compactMap { $0 }.joined(separator: " and ")) for good; to do it, run 'trash empty --yes'")
             }
             let removed = try context.store.emptyTrash()
-            if context.interactive { context.output.line("removed \(removed) for good") }
+            context.confirm("removed \(removed) for good")
             return
         }
         guard count > 0 else { return context.output.line("The trash is empty.") }
