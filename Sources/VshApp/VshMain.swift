@@ -213,7 +213,8 @@ package struct VshMain: ParsableCommand {
         out.line(drafts.count == 1 ? "You have an unsaved recording:" : "You have \(drafts.count) unsaved recordings:")
         for draft in drafts.suffix(5) {
             let words = draft.transcript.split(separator: " ").prefix(8).joined(separator: " ")
-            out.line(String(format: "  %@  %.1f s  ", draft.id, draft.duration) + (words.isEmpty ? "(no words)" : words))
+            out.line(String(format: "  %@  %.1f s  ", draft.id, draft.duration) + (words.isEmpty ? "(no words)" : words)
+                + (draft.hasUntranscribedAudio ? " (the end is not written down yet: 'save --draft ID' transcribes it)" : ""))
         }
         out.line("'save --draft ID [TITLE]' keeps one, 'discard ID' moves it to the trash, 'drafts' lists them all.")
     }

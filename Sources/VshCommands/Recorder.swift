@@ -143,6 +143,56 @@ package final class Recorder {
     }
 }
 
+extension Recorder {
+    /// Writes down the audio a draft holds past its words, after them: for a recording cut
+    /// short (vsh killed mid-sentence), whose audio runs on past the words it kept
+    /// (`Draft.hasUntranscribedAudio`). The words it had stay; the audio is read as
+    /// `transcribe` reads a file.
+    package func transcribeRest(of draft: TranscriptStore.Draft) throws -> TranscriptStore.Draft {
+        let input = try voice.recordingInput(file: draft.audioPath, rate: AudioFormat.sampleRate)
+        defer { try? input.finish() }
+        let skip = Int(draft.transcribedSeconds * Double(AudioFormat.sampleRate))
+        let rest = Skipping(input, samples: skip)
+        let pipeline = voice.path.dictationPipeline(source: rest, recognizer: try voice.dictation(), interim: false)
+        var words = draft.words
+        try pipeline.run { event in
+            if case .utterance(let recognition, _, _) = event {
+                words += recognition.words.map { word in
+                    var word = word
+                    word.start += draft.transcribedSeconds
+                    word.end += draft.transcribedSeconds
+                    return word
+                }
+            }
+            return true
+        }
+        let said = words.count > draft.words.count
+            ? (draft.transcript.isEmpty ? "" : draft.transcript + " ") + words[draft.words.count...].map(\.word).joined(separator: " ")
+            : draft.transcript
+        return try store.updateDraft(draft, transcript: said, words: words, duration: draft.duration)
+    }
+
+    /// An audio source less its first `samples`.
+    private final class Skipping: AudioSource {
+        let inner: AudioSource
+        var left: Int
+        var name: String { inner.name }
+        init(_ inner: AudioSource, samples: Int) {
+            self.inner = inner
+            left = samples
+        }
+        func read(into buffer: inout [Int16]) throws -> Int {
+            while left > 0 {
+                var scratch = [Int16](repeating: 0, count: min(left, buffer.count))
+                let n = try inner.read(into: &scratch)
+                if n == 0 { return 0 }
+                left -= n
+            }
+            return try inner.read(into: &buffer)
+        }
+    }
+}
+
 extension Session {
     private enum StopRequestKey: SessionKey { typealias Value = () -> String? }
 

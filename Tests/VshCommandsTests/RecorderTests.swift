@@ -109,4 +109,44 @@ import VshTestSupport
             try Self.record(Services(TestSignal.bursts([0.5, 1.0]), settings: Settings()), store: keyless)
         }
     }
+
+    /// vsh killed mid-recording: the draft's audio runs on past the words it kept. `save`
+    /// writes the rest down, after the words it had, and says so; a draft that was written
+    /// down to its end is saved as it is (issue 28, item 2).
+    @Test func aRecordingCutShortIsTranscribedWhenSaved() throws {
+        let harness = ShellHarness()
+        let store = harness.session.store
+        // Speech at 0.5-1.5 s and 2.5-3.5 s; the words of the first were kept at 1.6 s.
+        let audio = TestSignal.bursts([0.5, 1.0, 1.0, 1.0, 1.0])
+        var draft = try store.beginDraft(quality: .medium, sampleRate: 16_000, source: "microphone default")
+        let writer = try store.draftWriter(for: draft)
+        try writer.append(audio)
+        try writer.finish()
+        draft = try store.updateDraft(
+            draft, transcript: "kept", words: [RecognizedWord(word: "kept", start: 0.5, end: 1.4, confidence: 1)], duration: 1.6)
+        let recovered = try #require(try store.draft(draft.id))
+        #expect(recovered.hasUntranscribedAudio && recovered.transcribedSeconds == 1.6)
+
+        let services = Services(audio, settings: Settings())
+        harness.session.voice = services
+        #expect(harness.script(["save --draft \(draft.id)"]) == 0, "\(harness.error.text)")
+        let saved = try #require(try store.item(draft.id))
+        #expect(saved.text.string == "kept hello")
+        #expect(services.dictationRecognizer.decoded.count == 1, "only the audio past the words was decoded")
+        let words = try #require(WordTimings.read(store.directory + "/" + draft.id + ".json"))
+        #expect(words.map(\.word) == ["kept", "hello"] && words[1].start > 2.0, "the new words are timed in the recording: \(words[1].start)")
+        #expect(harness.output.text.contains("transcribing the recovered audio of \(draft.id)"))
+
+        // Written down to its end: saved as it is, nothing decoded.
+        var whole = try store.beginDraft(quality: .medium, sampleRate: 16_000, source: "microphone default")
+        let second = try store.draftWriter(for: whole)
+        try second.append(audio)
+        try second.finish()
+        whole = try store.updateDraft(whole, transcript: "all of it", words: [], duration: 3.5)
+        let quiet = Services(audio, settings: Settings())
+        harness.session.voice = quiet
+        #expect(harness.script(["save --draft \(whole.id)"]) == 0)
+        #expect(quiet.dictationRecognizer.decoded.isEmpty)
+        #expect(try #require(try store.item(whole.id)).text.string == "all of it")
+    }
 }

@@ -19,11 +19,13 @@ import VshTestSupport
         return data
     }
 
-    /// Leaves a draft in `store/drafts` as a recorder would: WAV, then header and text.
+    /// Leaves a draft in `store/drafts` as a recorder that finished would: WAV, then header
+    /// and text, its words written down to the end of the audio (a draft cut short is
+    /// transcribed when saved: RecorderTests).
     static func leaveDraft(in store: String, id: String, created: String, text: String, seconds: Double = 1) throws {
         try FileManager.default.createDirectory(atPath: store + "/drafts", withIntermediateDirectories: true)
         try wav(seconds: seconds).write(to: URL(fileURLWithPath: "\(store)/drafts/\(id).wav"))
-        let header = "Id: \(id)\nCreated: \(created)\nDuration: 0.00\nQuality: medium\nSample-Rate: 16000\nAudio: \(id).wav\nSource: file test.wav\n\n\(text)\n"
+        let header = "Id: \(id)\nCreated: \(created)\nDuration: \(String(format: "%.2f", seconds))\nQuality: medium\nSample-Rate: 16000\nAudio: \(id).wav\nSource: file test.wav\n\n\(text)\n"
         try header.write(toFile: "\(store)/drafts/\(id).txt", atomically: true, encoding: .utf8)
     }
 

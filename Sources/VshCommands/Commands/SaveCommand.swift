@@ -1,6 +1,7 @@
 import ArgumentParser
 import VshCore
 import VshStore
+import VshVoice
 
 /// `save [TITLE]` keeps the recording just made; `save --draft ID [TITLE]` keeps an
 /// unsaved draft from earlier. The title defaults to the transcript's first words.
@@ -29,9 +30,30 @@ package struct SaveCommand: ShellCommand {
             }
             throw CommandError("\(session.noCurrentRecording); \(counted(waiting.count, "unsaved draft")) from earlier: 'drafts' lists them, 'save --draft ID' keeps one")
         }
-        let item = try context.store.save(chosen, title: title.isEmpty ? nil : title.joined(separator: " "))
+        let item = try context.store.save(
+            try Self.transcribed(chosen, context), title: title.isEmpty ? nil : title.joined(separator: " "))
         context.warn(context.store.takeNotices())
         if session.currentDraft?.id == item.id { session.currentDraft = nil }
         context.output.line("saved \(item.id): \(item.title.visible)")
+    }
+
+    /// A draft whose recording was cut short has audio past its words: they are written
+    /// down first, so that `search` finds it. When they cannot be (no speech model), it is
+    /// saved with the words it has, and the warning says so; nothing is lost.
+    static func transcribed(_ draft: TranscriptStore.Draft, _ context: CommandContext) throws -> TranscriptStore.Draft {
+        guard draft.hasUntranscribedAudio, draft.id != context.session.currentDraft?.id else { return draft }
+        guard let voice = context.session.voice else {
+            context.warn("the last \(Elapsed.text(draft.duration - draft.transcribedSeconds)) of \(draft.id) were recorded after its words were written down, and vsh has no audio to transcribe them with (--no-voice); it is saved with the words it has")
+            return draft
+        }
+        let line = "transcribing the recovered audio of \(draft.id) (\(Elapsed.text(draft.duration)))…"
+        if context.hasStatusLine { context.status(line) } else { context.output.line(line) }
+        defer { context.clearStatus() }
+        do {
+            return try Recorder(store: context.store, voice: voice).transcribeRest(of: draft)
+        } catch {
+            context.warn("the recovered audio of \(draft.id) was not transcribed (\(error)); it is saved with the words it has")
+            return draft
+        }
     }
 }

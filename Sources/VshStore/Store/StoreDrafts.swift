@@ -18,6 +18,13 @@ extension TranscriptStore {
         package var duration: Double
         package var transcript: String
         package var words: [RecognizedWord]
+        /// Seconds of audio the transcript covers: the recorder writes the draft's words
+        /// and this as each utterance ends, so after a crash the audio runs on past it.
+        package var transcribedSeconds: Double = 0
+
+        /// Whether audio was recorded after the last words were written down (vsh was
+        /// killed mid-sentence): `save` transcribes it before saving.
+        package var hasUntranscribedAudio: Bool { duration > transcribedSeconds + 0.5 }
     }
 
     var draftsDirectory: String { path("drafts") }
@@ -46,6 +53,7 @@ extension TranscriptStore {
         draft.transcript = transcript
         draft.words = words
         draft.duration = duration
+        draft.transcribedSeconds = duration
         try StoreLock.changing(directory, recover: recover) {
             guard StoreFiles.isDirectory(draftsDirectory) else { throw CommandError("the drafts directory \(draftsDirectory) has gone") }
             try write(draft)
@@ -161,7 +169,7 @@ extension TranscriptStore {
                 ?? Quality.allCases.first { $0.sampleRate == rate } ?? .medium,
             sampleRate: rate, source: header?.source ?? "unknown",
             duration: wave?.seconds ?? header?.duration ?? 0, transcript: text,
-            words: WordTimings.read(base + ".json") ?? [])
+            words: WordTimings.read(base + ".json") ?? [], transcribedSeconds: header?.duration ?? 0)
         return (draft, damage)
     }
 
