@@ -18,6 +18,7 @@ import concurrent.futures
 import os
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 
@@ -52,12 +53,36 @@ def scores(vsh, env, directory, clips):
         return list(pool.map(one, range(len(clips))))
 
 
+def report(path, margins=(0.3, 0.4, 0.5, 0.6, 0.7, 0.8)):
+    """For each margin, the threshold each model gets in `train` (its takes' 5th percentile
+    less the margin, as SpeakerCalibration) and what it keeps: the share of the speaker's
+    own new digits that pass (of those that could run a command at all), and the share of
+    other speakers' that pass, as recorded and on the speaker's microphone."""
+    import csv
+    rows = list(csv.DictReader(open(path), delimiter="\t"))
+
+    def scores(model, name):
+        return np.array([float(r["score"]) for r in rows if r["model"] == model and r["set"] == name and r["score"]])
+    models = sorted({r["model"] for r in rows})
+    print("\nmargin | " + " | ".join(f"{m} (fold {zlib.crc32(m.encode()) % 2}): own kept, others-eq passed, others passed"
+                                     for m in models))
+    for margin in margins:
+        cells = []
+        for m in models:
+            t = np.percentile(scores(m, "takes"), 5) - margin
+            cells.append(" ".join(f"{100 * (scores(m, n) >= t).mean():5.1f}%" for n in ("own", "others-eq", "others")))
+        print(f"{margin:.1f} | " + " | ".join(cells))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vsh", default=VSH)
     ap.add_argument("--every", type=int, default=5, help="every Nth test take")
     ap.add_argument("--sets", default="takes,own,others,others-eq", help="which sets to score")
+    ap.add_argument("--report", action="store_true", help="only the table, from the scores written last")
     args = ap.parse_args()
+    if args.report:
+        return report(os.path.join(OUT, "scores.tsv"))
     rows = prepare(fsdd_rows(), os.path.join(ROOT, ".build", "bench-real"))
     speakers = sorted(s for s in {r["speaker"] for r in rows} if os.path.isdir(os.path.join(TRAIN, s)))
     audio = {r["id"]: read_wav(r["path"]) for r in rows if r["speaker"] in speakers}
@@ -84,6 +109,8 @@ def main():
             q = np.percentile(vals, [5, 25, 50, 75, 95]) if len(vals) else []
             print(f"  {name:<10} n={len(vals):3d}/{len(items):3d}  p5/p25/p50/p75/p95 = " + " ".join(f"{v:6.3f}" for v in q))
         table.flush()
+    table.close()
+    report(os.path.join(OUT, "scores.tsv"))
 
 
 if __name__ == "__main__":
