@@ -94,7 +94,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
         let shortest = heard.compactMap { word -> Double? in
             let n = decoder.phoneCount(word.segment.word)
-            return n > 0 ? Double(word.segment.endFrame - word.segment.startFrame + 1) / Double(n) : nil
+            return n >= 3 ? Double(word.segment.endFrame - word.segment.startFrame + 1) / Double(n) : nil
         }.min()
         // The runners-up, for "did you mean" and for the confidence: other whole phrases of
         // the grammar (or nothing heard at all). Other words are not among them: that they

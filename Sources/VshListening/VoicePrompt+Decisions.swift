@@ -11,9 +11,10 @@ extension VoicePrompt {
         case run(SpokenLine)
     }
 
-    /// The fewest 10 ms frames per phone each word of a phrase of several words needs
-    /// (`Confidence.Features.shortestWord`): a phone takes at least three in the search,
-    /// and a word the search fitted in where little was said gets about that. On fold 0 of
+    /// The fewest 10 ms frames per phone each word of three phones or more in a phrase of
+    /// several words needs (`Confidence.Features.shortestWord`): a phone takes at least
+    /// three in the search, and a word the search fitted in where little was said gets
+    /// about that. On fold 0 of
     /// bench/attention.py, digits said alone heard as `code 0`, `code 1` and `show 10` had
     /// 3 to 4; the right phrases of several words had at least 5.5 in real speech (cards)
     /// and 5.75 from the synthetic voices (research/attention/ATTENTION.md).

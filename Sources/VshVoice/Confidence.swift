@@ -42,9 +42,11 @@ package struct Confidence: Sendable, Equatable {
         /// words than the stock model, per frame (a log-likelihood ratio, nats). Not part
         /// of the confidence: the speaker check compares it with the person's own.
         package var speakerScore: Double?
-        /// The fewest 10 ms frames per phone any one word of the words heard got: a word
-        /// the search put in where little was said ("play" before a lone "five") gets
-        /// about the three frames a phone needs at least. Nil for no words.
+        /// The fewest 10 ms frames per phone any one word of three phones or more got: a
+        /// word the search put in where little was said ("play" before a lone "five") gets
+        /// about the three frames a phone needs at least. Shorter words ("the", "of") are
+        /// left out: in running speech they are said that fast ("paint the wall" from a
+        /// synthetic voice: "the" in 7 frames). Nil when there is no such word.
         package var shortestWord: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
