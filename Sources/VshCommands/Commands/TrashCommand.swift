@@ -42,11 +42,10 @@ package struct TrashCommand: ShellCommand {
             return
         }
         guard count > 0 else { return context.output.line("The trash is empty.") }
-        for (i, batch) in batches.enumerated() {
-            let n = batch.name
-            let when = "\(n.prefix(4))-\(n.dropFirst(4).prefix(2))-\(n.dropFirst(6).prefix(2)) "
-                + "\(n.dropFirst(9).prefix(2)):\(n.dropFirst(11).prefix(2)):\(n.dropFirst(13).prefix(2))"
-            context.output.line(context.style.bold("Deleted \(when)") + (i == 0 ? context.style.dim("  ('undo' restores this)") : ""))
+        let undoes = batches.first(where: \.isOwn) ?? batches.first
+        for batch in batches {
+            context.output.line(context.style.bold("Deleted \(batch.time)")
+                + (batch == undoes ? context.style.dim("  ('undo' restores this)") : ""))
             for item in batch.items { context.output.line("  \(item.id)  \(item.title.visible)") }
             for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
             if batch.directories.contains(TrainingTakes.modelName) {
