@@ -20,16 +20,21 @@ package struct VshMain: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "vsh",
         abstract: "A voice shell: type or speak commands, keep voice notes as plain files.",
-        discussion: """
-            At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
-            runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
-            command succeeded, 1 otherwise. A command of the prompt given as the first argument \
-            runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
+        discussion: overview + """
+
 
             Commands at the prompt (type or say them; 'help NAME' shows how):
 
             """ + promptCommands,
         subcommands: [ListenSubcommand.self, TranscribeSubcommand.self])
+
+    /// What vsh is, for `--help` and the manual page.
+    static let overview = """
+        At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
+        runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
+        command succeeded, 1 otherwise. A command of the prompt given as the first argument \
+        runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
+        """
 
     /// One line per built-in command: its name and summary.
     static var promptCommands: String {
@@ -53,6 +58,10 @@ package struct VshMain: ParsableCommand {
 
     @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice path as fast as it decodes, not in real time.")
     var fast = false
+
+    /// `make man`: the manual page (`Manual`), made from these definitions.
+    @Flag(name: .customLong("generate-manual"), help: .hidden)
+    var generateManual = false
 
     package init() {}
 
@@ -109,6 +118,7 @@ package struct VshMain: ParsableCommand {
     }
 
     package mutating func run() throws {
+        if generateManual { return FileDescriptorSink.standardOutput.write(try Manual.page()) }
         let app = try AppContext(global: global)
         let (environment, paths, settings, warnings) = (app.environment, app.paths, app.settings, app.warnings)
         let verbose = global.verbose
