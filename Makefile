@@ -7,7 +7,7 @@
 # tests and benchmarks drive.
 PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
             sphinxtrain sphinxbase-utils pocketsphinx \
-            alsa-utils espeak-ng flite sox tmux python3-numpy util-linux groff-base
+            alsa-utils espeak-ng flite sox tmux python3-numpy util-linux groff-base zsh fish
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy
 
@@ -70,7 +70,8 @@ bench-deps:
 	@./scripts/install-deps $(BENCH_PACKAGES)
 
 # The manual page and the shell completion scripts, made from the same definitions as
-# `vsh --help` (Sources/VshApp/Manual.swift and swift-argument-parser's completion generator).
+# `vsh --help` (Sources/VshApp/Manual.swift; swift-argument-parser's completion generator,
+# whose scripts ask vsh for the words after it: Sources/VshApp/ShellCompletion.swift).
 MAN := .build/man/vsh.1
 man: release
 	mkdir -p .build/man .build/completions

@@ -18,13 +18,14 @@ struct ListenSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var from: String
 
     @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early, decision (run, confirm, choose, answer, wake, ignore) and what stopped it.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
+    @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"),
+            completion: .file(extensions: ["gram"]))
     var grammar: String?
 
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))

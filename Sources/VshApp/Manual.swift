@@ -11,7 +11,7 @@ import VshCommands
 enum Manual {
     /// The page, dated `date`.
     static func page(date: Date = Date()) throws -> String {
-        let tool = try JSONDecoder().decode(Tool.self, from: Data(VshMain._dumpHelp().utf8)).command
+        let tool = try CommandLineInfo.of(VshMain.self)
         var out = Page()
         let day = DateFormatter()
         day.locale = Locale(identifier: "en_US_POSIX")
@@ -161,48 +161,6 @@ enum Manual {
         .Xr aplay 1
         """
 
-    /// What `--experimental-dump-help` says of a command (ArgumentParserToolInfo's
-    /// shape, of which only this is read).
-    struct Tool: Decodable {
-        var command: Command
-    }
-
-    struct Command: Decodable {
-        var commandName: String
-        var abstract: String?
-        var subcommands: [Command]?
-        var arguments: [Argument]?
-        var shouldDisplay: Bool?
-
-        var shown: [Argument] { (arguments ?? []).filter { $0.shouldDisplay && $0.valueName != "help" } }
-        /// The command line's own subcommands (not the parser's `help`).
-        var shownSubcommands: [Command] {
-            (subcommands ?? []).filter { $0.shouldDisplay != false && $0.commandName != "help" }
-        }
-    }
-
-    struct Argument: Decodable {
-        struct Name: Decodable {
-            var kind: String
-            var name: String
-        }
-        var kind: String
-        var names: [Name]?
-        var valueName: String?
-        var abstract: String?
-        var isOptional: Bool
-        var isRepeating: Bool
-        var shouldDisplay: Bool
-
-        /// `Fl -store Ar dir`, `Fl c Ar commands`, `Ar file ...`.
-        var macros: [String] {
-            guard kind != "positional" else { return ["Ar", valueName ?? "value"] + (isRepeating ? ["..."] : []) }
-            let name = (names ?? []).first { $0.kind != "short" } ?? names?.first
-            let flag = ["Fl", (name?.kind == "short" ? "" : "-") + (name?.name ?? "")]
-            return kind == "option" ? flag + ["Ar", valueName ?? "value"] : flag
-        }
-    }
-
     /// mdoc lines, escaped.
     struct Page {
         var text = ".\\\" Made by vsh --generate-manual (Sources/VshApp/Manual.swift).\n"
@@ -232,12 +190,12 @@ enum Manual {
             }
         }
 
-        mutating func synopsis(_ argument: Argument) {
+        mutating func synopsis(_ argument: CommandLineInfo.Argument) {
             let macros = argument.macros
             macro(argument.isOptional ? "Op" : macros[0], argument.isOptional ? macros : Array(macros.dropFirst()))
         }
 
-        mutating func list(_ arguments: [Argument]) {
+        mutating func list(_ arguments: [CommandLineInfo.Argument]) {
             guard !arguments.isEmpty else { return }
             macro("Bl", "-tag", "-width", "Ds")
             for argument in arguments {
