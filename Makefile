@@ -7,7 +7,7 @@
 # tests and benchmarks drive.
 PACKAGES := libedit-dev libasound2-dev libpocketsphinx-dev libspeexdsp-dev pocketsphinx-en-us libsndfile1-dev \
             sphinxtrain sphinxbase-utils pocketsphinx \
-            alsa-utils espeak-ng flite sox tmux python3-numpy util-linux
+            alsa-utils espeak-ng flite sox tmux python3-numpy util-linux groff-base zsh fish
 # The benchmarks also run the stock recogniser (pocketsphinx_continuous) as a baseline.
 BENCH_PACKAGES := pocketsphinx python3-numpy
 
@@ -70,12 +70,12 @@ bench-deps:
 	@./scripts/install-deps $(BENCH_PACKAGES)
 
 # The manual page and the shell completion scripts, made from the same definitions as
-# `vsh --help` (swift-argument-parser's generate-manual plugin and its completion generator).
+# `vsh --help` (Sources/VshApp/Manual.swift; swift-argument-parser's completion generator,
+# whose scripts ask vsh for the words after it: Sources/VshApp/ShellCompletion.swift).
 MAN := .build/man/vsh.1
 man: release
 	mkdir -p .build/man .build/completions
-	$(SWIFT) package generate-manual --configuration release
-	cp .build/plugins/GenerateManual/outputs/vsh/vsh.1 $(MAN)
+	$(RELEASE_BIN) --generate-manual > $(MAN)
 	$(RELEASE_BIN) --generate-completion-script bash > .build/completions/vsh.bash
 	$(RELEASE_BIN) --generate-completion-script zsh > .build/completions/_vsh
 	$(RELEASE_BIN) --generate-completion-script fish > .build/completions/vsh.fish

@@ -18,13 +18,14 @@ struct ListenSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var from: String
 
     @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early, decision (run, confirm, choose, answer, wake, ignore) and what stopped it.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"))
+    @Option(name: .long, help: ArgumentHelp("Recognise this JSGF grammar instead of vsh's commands; an accepted phrase is its own command.", valueName: "file.gram"),
+            completion: .file(extensions: ["gram"]))
     var grammar: String?
 
     @Option(name: .long, help: ArgumentHelp("Reject utterances below this confidence (0…1; default from voice.threshold).", valueName: "t"))
@@ -56,17 +57,13 @@ struct ListenSubcommand: ParsableCommand {
         let paced = realTime ? PacedSource(file) : nil
         let input: AudioSource = paced ?? file
         let source: AudioSource = levels ? LevelTap(input) { level, time in
-            out.line("{\"level\": \(JSON.number((level * 10).rounded() / 10)), \"time\": \(JSON.number(time))}")
+            out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
         let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: reader.grammar.isFinal)
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
             let verdict = reader.decide(u)
-            if json, let paced {
-                out.line(String(Self.json(u, verdict).dropLast()) + ", \"decided_at\": \(JSON.number(paced.now))}")
-            } else {
-                out.line(json ? Self.json(u, verdict) : Self.text(u, verdict))
-            }
+            out.line(json ? Self.json(u, verdict, decidedAt: paced?.now) : Self.text(u, verdict))
             return true
         }
     }
@@ -138,33 +135,43 @@ struct ListenSubcommand: ParsableCommand {
         }
     }
 
-    /// `command`: what it runs, or asks to confirm; `decision` says which, or what else.
-    static func json(_ u: Utterance, _ verdict: Verdict) -> String {
-        let line = [.run, .confirm].contains(verdict.kind) ? verdict.line : nil
-        let command = line.map(JSON.string) ?? "null"
-        return "{\"text\": \(JSON.string(u.recognition.text)), \"command\": \(command), "
-            + "\"confidence\": \(JSON.number(u.recognition.confidence)), "
-            + "\"start\": \(JSON.number(u.start)), \"end\": \(JSON.number(u.end)), "
-            + "\"latency\": \(JSON.number(u.latency))" + details(u.recognition)
-            + ", \"early\": \(u.early), \"continues_early\": \(u.continuesEarly)"
-            + ", \"quiet_before\": \(u.quietBefore.isFinite ? JSON.number((u.quietBefore * 100).rounded() / 100) : "null")"
-            + ", \"decision\": \(JSON.string(verdict.kind.rawValue))"
-            + ", \"stopped_by\": \(verdict.stoppedBy.map { JSON.string($0.rawValue) } ?? "null")}"
-    }
-
-    static func details(_ r: Recognition) -> String {
-        let alternatives = r.alternatives.map { JSON.string($0.joined(separator: " ")) }.joined(separator: ", ")
-        var out = ", \"alternatives\": [\(alternatives)]"
-        if let f = r.features {
-            out += ", \"features\": {\"frames\": \(f.frames), \"word_frames\": \(f.wordFrames), \"phones\": \(f.phones), "
-                + "\"words\": \(f.words), \"runner_up_gap\": \(f.runnerUpGap.map(JSON.number) ?? "null"), "
-                + "\"other_word\": \(f.otherWord.map(JSON.string) ?? "null"), "
-                + "\"speech_outside_words\": \(f.speechOutsideWords), "
-                + "\"weakest_voicing\": \((f.weakestVoicing * 1000).rounded() / 1000), "
-                + "\"speaker_score\": \(f.speakerScore.map { JSON.number(($0 * 1000).rounded() / 1000) } ?? "null"), "
-                + "\"shortest_word\": \(f.shortestWord.map { JSON.number(($0 * 100).rounded() / 100) } ?? "null")}"
+    /// One utterance as one JSON object, its fields in this order (bench/lib/vsh.py reads
+    /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
+    /// else; `decided_at` (with --real-time) when, in seconds into the file.
+    static func json(_ u: Utterance, _ verdict: Verdict, decidedAt: Double? = nil) -> String {
+        JSONWriter.text { json in
+            json.object { json in
+                let r = u.recognition
+                json.field("text", r.text)
+                json.field("command", [.run, .confirm].contains(verdict.kind) ? verdict.line : nil)
+                json.field("confidence", r.confidence)
+                json.field("start", u.start)
+                json.field("end", u.end)
+                json.field("latency", u.latency)
+                json.field("alternatives", strings: r.alternatives.map { $0.joined(separator: " ") })
+                if let f = r.features {
+                    json.key("features")
+                    json.object { json in
+                        json.field("frames", integer: f.frames)
+                        json.field("word_frames", integer: f.wordFrames)
+                        json.field("phones", integer: f.phones)
+                        json.field("words", integer: f.words)
+                        json.field("runner_up_gap", f.runnerUpGap)
+                        json.field("other_word", f.otherWord)
+                        json.field("speech_outside_words", integer: f.speechOutsideWords)
+                        json.field("weakest_voicing", (f.weakestVoicing * 1000).rounded() / 1000)
+                        json.field("speaker_score", f.speakerScore.map { ($0 * 1000).rounded() / 1000 })
+                        json.field("shortest_word", f.shortestWord.map { ($0 * 100).rounded() / 100 })
+                    }
+                }
+                json.field("early", u.early)
+                json.field("continues_early", u.continuesEarly)
+                json.field("quiet_before", u.quietBefore.isFinite ? (u.quietBefore * 100).rounded() / 100 : nil)
+                json.field("decision", verdict.kind.rawValue)
+                json.field("stopped_by", verdict.stoppedBy?.rawValue)
+                if let decidedAt { json.field("decided_at", decidedAt) }
+            }
         }
-        return out
     }
 }
 

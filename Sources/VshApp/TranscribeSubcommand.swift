@@ -15,7 +15,7 @@ struct TranscribeSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var files: [String]
 
     @Flag(help: "One JSON object per utterance: file, text, start, end, confidence, words.")
@@ -67,7 +67,7 @@ struct TranscribeSubcommand: ParsableCommand {
                         break
                     case .partial(let text):
                         if interim && !text.isEmpty {
-                            out.line(json ? "{\"file\": \(JSON.string(file)), \"partial\": \(JSON.string(text))}" : "\(file): ... \(text)")
+                            out.line(json ? JSONWriter.text { $0.object { $0.field("file", file); $0.field("partial", text) } } : "\(file): ... \(text)")
                         }
                     case .utterance(let recognition, let start, let end):
                         heard = true
@@ -92,12 +92,27 @@ struct TranscribeSubcommand: ParsableCommand {
         String(format: "%@: %6.2f-%6.2f  ", file, start, end) + r.text
     }
 
+    /// One utterance as one JSON object (FORMAT.md, "JSON output").
     static func json(_ file: String, _ r: Recognition, _ start: Double, _ end: Double) -> String {
-        let words = r.words.map {
-            "{\"word\": \(JSON.string($0.word)), \"start\": \(JSON.number($0.start)), \"end\": \(JSON.number($0.end)), "
-                + "\"confidence\": \(JSON.number($0.confidence))}"
+        JSONWriter.text { json in
+            json.object { json in
+                json.field("file", file)
+                json.field("text", r.text)
+                json.field("start", start)
+                json.field("end", end)
+                json.field("confidence", r.confidence)
+                json.key("words")
+                json.array { json in
+                    for word in r.words {
+                        json.object { json in
+                            json.field("word", word.word)
+                            json.field("start", word.start)
+                            json.field("end", word.end)
+                            json.field("confidence", word.confidence)
+                        }
+                    }
+                }
+            }
         }
-        return "{\"file\": \(JSON.string(file)), \"text\": \(JSON.string(r.text)), \"start\": \(JSON.number(start)), "
-            + "\"end\": \(JSON.number(end)), \"confidence\": \(JSON.number(r.confidence)), \"words\": [\(words.joined(separator: ", "))]}"
     }
 }

@@ -20,16 +20,28 @@ package struct VshMain: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "vsh",
         abstract: "A voice shell: type or speak commands, keep voice notes as plain files.",
-        discussion: """
-            At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
-            runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
-            command succeeded, 1 otherwise. A command of the prompt given as the first argument \
-            runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
+        // The parser would write `-- [<command> ...] <subcommand>`: the command needs no
+        // `--` (`arguments(_:)`), and none is required.
+        usage: """
+            vsh [<options>] [<command> [<argument> ...]]
+              vsh listen --from <file> [<options>]
+              vsh transcribe <file> ... [<options>]
+            """,
+        discussion: overview + """
+
 
             Commands at the prompt (type or say them; 'help NAME' shows how):
 
             """ + promptCommands,
         subcommands: [ListenSubcommand.self, TranscribeSubcommand.self])
+
+    /// What vsh is, for `--help` and the manual page.
+    static let overview = """
+        At a terminal vsh shows the vsh> prompt. With standard input from a file or pipe it \
+        runs the lines as a script (no prompt; '#' starts a comment) and exits 0 when every \
+        command succeeded, 1 otherwise. A command of the prompt given as the first argument \
+        runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
+        """
 
     /// One line per built-in command: its name and summary.
     static var promptCommands: String {
@@ -54,11 +66,39 @@ package struct VshMain: ParsableCommand {
     @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice path as fast as it decodes, not in real time.")
     var fast = false
 
+    /// `vsh list`, `vsh show 2`: a command of the prompt and its words, run as with `-c`
+    /// (`arguments(_:)` turns them into `-c` before parsing; here so that `--help` and the
+    /// completion scripts name them, and the shell offers them: `ShellCompletion`).
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp("A command of the prompt and its arguments, run as with -c (vsh list, vsh help quality).",
+                           valueName: "command"),
+        completion: .custom(ShellCompletion.promptLine))
+    var line: [String] = []
+
+    /// `make man`: the manual page (`Manual`), made from these definitions.
+    @Flag(name: .customLong("generate-manual"), help: .hidden)
+    var generateManual = false
+
     package init() {}
+
+    package mutating func validate() throws {
+        guard !line.isEmpty else { return }
+        // `arguments(_:)` made a prompt command into -c; words left over came after -c or --.
+        guard commands == nil else {
+            throw ValidationError("'\(line.joined(separator: " "))' follows -c COMMANDS; give the commands in -c's one argument ('-c \"list; show 1\"') or without -c ('vsh list')")
+        }
+        commands = line.map(Words.quote).joined(separator: " ")
+    }
 
     /// Parses the command line and runs it. Mistakes in the command line are reported by
     /// the parser, with usage; a failure while running is `error: …` as in the shell.
     package static func start(_ arguments: [String]) -> Never {
+        if arguments.count == 2, arguments[0] == "--generate-completion-script",
+           let shell = CompletionShell(rawValue: arguments[1]) {
+            FileDescriptorSink.standardOutput.write(ShellCompletion.script(for: shell))
+            exit()
+        }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(Self.arguments(arguments))
@@ -85,30 +125,39 @@ package struct VshMain: ParsableCommand {
     /// own subcommands keep their meaning: `listen`, `transcribe`, and `help` alone or
     /// before one of them (`vsh help listen`).
     package static func arguments(_ arguments: [String]) -> [String] {
+        if arguments.contains("-c") { return arguments }  // commands given already: the parser says what is extra
+        guard let i = promptCommandStart(arguments) else { return arguments }
+        let line = arguments[i...].map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: " ")
+        return Array(arguments[..<i]) + ["-c", line]
+    }
+
+    /// Where a command of the prompt starts in `arguments`: the first word that is no
+    /// option or option value, nor the command line's own subcommand (`listen`,
+    /// `transcribe`, `help` alone or before one of them); nil when there is none.
+    static func promptCommandStart(_ arguments: [String]) -> Int? {
         let valued: Set<String> = ["--store", "--config", "--audio-in", "--audio-out", "-c", "--generate-completion-script"]
         let subcommands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
-        if arguments.contains("-c") { return arguments }  // commands given already: the parser says what is extra
         var i = 0
         while i < arguments.count {
             let word = arguments[i]
-            if word == "--" { return arguments }
+            if word == "--" { return nil }
             if word.hasPrefix("-") {
                 i += valued.contains(word) ? 2 : 1
                 continue
             }
-            if subcommands.contains(word) { return arguments }
+            if subcommands.contains(word) { return nil }
             if word == "help" {
                 let next = arguments[(i + 1)...].first { !$0.hasPrefix("-") }
-                if next.map(subcommands.contains) ?? true { return arguments }
+                if next.map(subcommands.contains) ?? true { return nil }
             }
-            let line = arguments[i...].map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: " ")
-            return Array(arguments[..<i]) + ["-c", line]
+            return i
         }
-        return arguments
+        return nil
     }
 
     package mutating func run() throws {
+        if generateManual { return FileDescriptorSink.standardOutput.write(try Manual.page()) }
         let app = try AppContext(global: global)
         let (environment, paths, settings, warnings) = (app.environment, app.paths, app.settings, app.warnings)
         let verbose = global.verbose

@@ -15,7 +15,15 @@ package struct OutputsFile {
         }
 
         /// The line as stored.
-        package var json: String { "{\"command\": \(JSON.string(command)), \"value\": \(JSON.string(value))}" }
+        package var json: String { JSONWriter.text(write) }
+
+        /// The record as one JSON object: `{"command": "code", "value": "73"}`.
+        package func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.field("command", command)
+                json.field("value", value)
+            }
+        }
     }
 
     /// A line of the file: a record, or text that is not one (kept, shown, never lost).

@@ -25,6 +25,15 @@ package final class CommandContext {
         if interactive { output.line(line) }
     }
 
+    /// Writes one JSON value (an object, a listing) made by the one encoder, `JSONWriter`,
+    /// and a line break: what every `--json` prints (FORMAT.md, "JSON output").
+    package func writeJSON(_ body: (inout JSONWriter) -> Void) {
+        var json = JSONWriter()
+        body(&json)
+        json.flush(to: output)
+        output.line()
+    }
+
     /// Writes a warning line to the error sink.
     package func warn(_ message: String) { error.line("warning: \(message)") }
 

@@ -61,7 +61,7 @@ package enum Completion {
 
     /// Files and directories (with a `/`) whose path starts with `partial`; `~/` is the
     /// home directory. Hidden ones only when `partial` names a dot.
-    static func paths(_ partial: String) -> [String] {
+    package static func paths(_ partial: String) -> [String] {
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
         let expanded = partial.hasPrefix("~/") ? home + partial.dropFirst(1) : partial
         let slash = expanded.lastIndex(of: "/")

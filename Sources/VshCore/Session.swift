@@ -20,6 +20,8 @@ package final class Session {
     /// runs (`exec:`) is stopped. Set by the app at an interactive prompt (the line
     /// editor's signal pipe); until then it always answers false.
     package var interrupted: () -> Bool = { false }
+    /// The question a command asked at the prompt, which the next line answers.
+    package var question: ShellQuestion?
 
     private var parts: [ObjectIdentifier: Any] = [:]
 

@@ -85,11 +85,14 @@ package final class Shell {
     /// status 0.
     package func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
         while !session.exitRequested {
-            switch reader.readLine(prompt: session.hooks.prompt.reduce(prompt) { $1($0) }) {
+            let shown = session.hooks.prompt.reduce(prompt) { $1($0) }
+            switch reader.readLine(prompt: session.question == nil ? shown : ShellQuestion.prompt(shown)) {
             case .interrupted:
+                _ = answerQuestion(nil)
                 continue
             case .endOfInput:
                 output.write("\n")
+                if answerQuestion(nil) { continue }
                 if session.hooks.endOfInput.contains(where: { $0(self) }) { continue }
                 return 0
             case .line(let line):
@@ -108,6 +111,7 @@ package final class Shell {
         var entry = entry
         entry.line = entry.line.trimmingCharacters(in: .whitespaces)
         if entry.line.isEmpty { return }
+        if answerQuestion(entry.line) { return }
         reader.addToRecall(entry.line)
         if let problem = session.history.append(entry) {
             error.line("warning: \(problem)")
@@ -115,6 +119,26 @@ package final class Shell {
         if entry.line.hasPrefix("#") { return }
         for hook in session.hooks.beforeLine { hook(self, true) }
         execute(entry.line, interactive: true, spoken: entry.source == .spoken)
+    }
+
+    /// Answers the question a command asked (`ShellQuestion`) with `line` (nil: Ctrl-C or
+    /// Ctrl-D, which answer no). Returns true when the line was taken as the answer; a line
+    /// that is no answer answers no and returns false, so it runs as usual.
+    private func answerQuestion(_ line: String?) -> Bool {
+        guard let question = session.question else { return false }
+        session.question = nil
+        let answer = line.flatMap(ShellQuestion.answer)
+        guard answer == true else {
+            output.line(question.declined)
+            return line == nil || answer == false
+        }
+        let context = CommandContext(output: output, error: error, style: style, session: session, interactive: true)
+        do {
+            try question.yes(context)
+        } catch {
+            report("\(question.command): \(error)", prefix: "")
+        }
+        return true
     }
 
     /// Script mode: no prompt, `#` comments and blank lines skipped, errors prefixed with

@@ -67,7 +67,8 @@ package struct StoreCheck {
                 problems.append("trash/\(batch) left over")
                 continue
             }
-            let files = Set((try? manager.contentsOfDirectory(atPath: trash + "/" + batch)) ?? [])
+            // `.origin` says which vsh made the batch (FORMAT.md, Trash); it holds no transcript.
+            let files = Set((try? manager.contentsOfDirectory(atPath: trash + "/" + batch)) ?? []).subtracting([".origin"])
             if files.isEmpty { problems.append("empty batch trash/\(batch)") }
             for name in files where name != "drafts" {
                 let id = (name as NSString).deletingPathExtension

@@ -157,7 +157,7 @@ import VshTestSupport
         #expect(Set(during.keys) == Set(before.keys))
         #expect(during.values.allSatisfy { $0.prefix(8) == Data("VSHENC1\n".utf8) })
         // Undo brings the deleted one back, still encrypted and readable.
-        result = try vsh.run(["--store", store, "-c", "undo; list"])
+        result = try vsh.run(["--store", store, "-c", "undo --yes; list"])
         #expect(result.status == 0, "\(result.stderr)")
         result = try vsh.run(["--store", store, "-c", "encrypt off"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -77,7 +77,7 @@ import VshTestSupport
         case "delete":
             let ids = state.live.keys.sorted().shuffled(using: &rng)
             return "delete " + ids.prefix(8).joined(separator: " ") + "\n" + ids.dropFirst(8).prefix(6).map { "delete \($0)" }.joined(separator: "\n")
-        case "undo": return Array(repeating: "undo", count: 6).joined(separator: "\n")
+        case "undo": return Array(repeating: "undo --yes", count: 6).joined(separator: "\n")
         case "discard": return state.drafts.sorted().prefix(8).map { "discard \($0)" }.joined(separator: "\n")
         default: return "trash empty --yes"
         }

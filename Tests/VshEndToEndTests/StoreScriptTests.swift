@@ -99,7 +99,7 @@ import VshTestSupport
         #expect(lines.contains("Id:       20250319-a000"))
         #expect(lines.contains { $0.count == 60 && $0.allSatisfy { "▁▂▃▄▅▆▇█".contains($0) } }, "a sparkline")
         #expect(lines.contains("     Remember to call the Plumber on Monday"), "the search shows where it matched")
-        #expect(result.stdout.contains("{\"number\":1,\"id\":\"20250320-b000\",\"title\":\"Groceries\""))
+        #expect(result.stdout.contains("{\"number\": 1, \"id\": \"20250320-b000\", \"title\": \"Groceries\""))
         // The last listing was `search --json milk`, numbered as the plain one would be:
         // 1 is now the Groceries note.
         #expect(lines.contains("restored 1 transcript (20250320-b000)"))

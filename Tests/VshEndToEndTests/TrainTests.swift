@@ -66,7 +66,10 @@ import VshTraining
         #expect(reset.stdout == "", "\(reset.stdout)")
         #expect(try vsh.run(["train", "status"]).stdout.contains("the stock model"))
         #expect(try vsh.run(["trash"]).stdout.contains("the speech model adapted to your voice"))
-        let undone = try vsh.run(["undo"])
+        // Another vsh's deletion: from the shell, undo restores it only when told to.
+        let refused = try vsh.run(["undo"])
+        #expect(refused.status == 1 && refused.stderr.contains("run 'undo --yes'"), "\(refused.stderr)")
+        let undone = try vsh.run(["undo", "--yes"])
         #expect(undone.stdout.contains("the speech model adapted to your voice"), "\(undone.stdout)")
         #expect(try vsh.run(["train", "status"]).stdout.contains("adapted to your voice"))
 

@@ -9,11 +9,32 @@ package struct DraftsCommand: ShellCommand {
         name: "drafts", summary: "List unsaved recordings; 'save --draft ID' keeps one",
         spokenForms: [SpokenForm("[show] drafts", runs: "drafts")])
 
+    @Flag(help: "Print the drafts as a JSON array (the shape is in FORMAT.md).")
+    var json = false
+
     package init() {}
 
     package func run(in context: CommandContext) throws {
         let (drafts, warnings) = try context.store.drafts()
         context.warn(warnings)
+        if json {
+            return context.writeJSON { json in
+                json.listing { json in
+                    for draft in drafts {
+                        json.object { json in
+                            json.field("id", draft.id)
+                            json.field("created", draft.created.iso)
+                            json.field("duration", draft.duration)
+                            json.field("quality", draft.quality.rawValue)
+                            json.field("sample_rate", integer: draft.sampleRate)
+                            json.field("source", draft.source)
+                            json.field("transcript", draft.transcript)
+                            json.field("audio", draft.audioPath)
+                        }
+                    }
+                }
+            }
+        }
         guard !drafts.isEmpty else { return context.output.line("No unsaved drafts.") }
         let offsets = LocalOffsets(context.store.timeZone)
         for draft in drafts {

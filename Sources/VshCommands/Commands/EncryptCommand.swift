@@ -19,7 +19,14 @@ package struct EncryptCommand: ShellCommand {
     @Argument(help: ArgumentHelp("on or off. Without it, shows whether audio is encrypted.", valueName: "on|off"))
     var state: Switch?
 
+    @Flag(help: "Without on or off: print the state as a JSON object (the shape is in FORMAT.md).")
+    var json = false
+
     package init() {}
+
+    package func validate() throws {
+        if json && state != nil { throw ValidationError("--json goes with 'encrypt' alone (the state), not 'encrypt \(state!.rawValue)'") }
+    }
 
     package func run(in context: CommandContext) throws {
         let keyFile = KeyFile(path: context.session.paths.keyFile)
@@ -62,6 +69,24 @@ package struct EncryptCommand: ShellCommand {
         let out = context.output
         let loaded = Result { try keyFile.load() }
         let key = (try? loaded.get()) ?? nil
+        if json {
+            var problem: String?
+            if case .failure(let error) = loaded { problem = "\(error)" }
+            return context.writeJSON { json in
+                json.object { json in
+                    json.field("encryption", context.store.encryptionKeyID != nil)
+                    json.field("store_key", context.store.encryptionKeyID.flatMap { $0.isEmpty ? nil : $0 })
+                    json.field("key_file", keyFile.path)
+                    json.field("key", key?.id)
+                    json.field("key_problem", problem)
+                    json.field("encrypted", integer: scan.sealed.count)
+                    json.field("plain", integer: scan.all.count - scan.sealed.count)
+                    json.field("store_files", integer: scan.store.count)
+                    json.field("clip_files", integer: scan.clips.count)
+                    json.field("foreign_key", problem == nil ? scan.foreignKey(key, keyFile) : nil)
+                }
+            }
+        }
         if let id = context.store.encryptionKeyID {
             out.line("Encryption: on (key \(id.isEmpty ? "not named" : id)); new recordings are encrypted as they are made")
         } else {

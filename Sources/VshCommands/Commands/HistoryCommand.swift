@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VshCore
 import VshCommandFiles
+import VshStore
 
 /// `history [--last N]`: the commands entered at the prompt, oldest first, numbered, with
 /// how each came (typed, or spoken with its confidence and the clip of its audio);
@@ -26,6 +27,9 @@ package struct HistoryCommand: ShellCommand {
 
     @Option(name: .long, help: ArgumentHelp("Show (or export) only the last N entries.", valueName: "n"))
     var last: Int?
+
+    @Flag(help: "Print the entries as a JSON array (the shape is in FORMAT.md).")
+    var json = false
 
     package init() {}
 
@@ -53,6 +57,22 @@ package struct HistoryCommand: ShellCommand {
 
     private func list(_ entries: [HistoryEntry], in context: CommandContext) {
         let start = max(0, entries.count - (last ?? entries.count))
+        if json {
+            return context.writeJSON { json in
+                json.listing { json in
+                    for (i, entry) in entries.enumerated().dropFirst(start) {
+                        json.object { json in
+                            json.field("number", integer: i + 1)
+                            json.field("time", StoreDate(entry.time, timeZone: .current).iso)
+                            json.field("source", entry.source.rawValue)
+                            json.field("confidence", entry.confidence)
+                            json.field("line", entry.line)
+                            json.field("clip", entry.clip)
+                        }
+                    }
+                }
+            }
+        }
         let width = String(entries.count).count
         for (i, entry) in entries.enumerated().dropFirst(start) {
             let number = String(i + 1)

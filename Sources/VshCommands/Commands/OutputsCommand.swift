@@ -12,7 +12,7 @@ package struct OutputsCommand: ShellCommand {
         spokenForms: [SpokenForm("[show] outputs", runs: "outputs")],
         arguments: [.values(["delete"])])
 
-    @Flag(help: "Print the records as stored: one JSON object per line.")
+    @Flag(help: "Print the records as a JSON array (the shape is in FORMAT.md).")
     var json = false
 
     @Argument(help: ArgumentHelp("'delete' and the number of the output to remove.", valueName: "delete n"))
@@ -38,13 +38,12 @@ package struct OutputsCommand: ShellCommand {
         }
         let lines = try file.read()
         if json {
-            // A JSON array, as `list --json` and `search --json` print: the records, in order.
+            // A listing, as `list --json` prints: the records, in order.
             let records = lines.compactMap(\.record)
             if records.count < lines.count {
                 context.warn("\(lines.count - records.count) line(s) of \(file.path) are not records; 'outputs' shows them")
             }
-            context.output.write(records.isEmpty ? "[]\n" : "[\n" + records.map(\.json).joined(separator: ",\n") + "\n]\n")
-            return
+            return context.writeJSON { json in json.listing { json in for record in records { record.write(to: &json) } } }
         }
         if lines.isEmpty && context.interactive {
             context.output.line("no outputs yet: start a keyword command (such as 'code 7'), then say 'done'")

@@ -12,14 +12,14 @@ package struct ShowCommand: ShellCommand {
     @Argument(help: ArgumentHelp("A number from the last list or search, or an id.", valueName: "number|id"))
     var transcript: String
 
-    @Flag(help: "Print a JSON array holding the transcript.")
+    @Flag(help: "Print the transcript as a JSON object (the shape is in FORMAT.md).")
     var json = false
 
     package init() {}
 
     package func run(in context: CommandContext) throws {
         let item = try context.resolveItem(transcript)
-        if json { return context.printJSON([item]) }
+        if json { return context.writeJSON { CommandContext.writeJSON(item, number: nil, to: &$0) } }
         let out = context.output, style = context.style
         let offsets = LocalOffsets(context.store.timeZone)
         let c = offsets.civil(item.created)

@@ -32,6 +32,9 @@ package struct TrainCommand: ShellCommand {
     @Flag(help: "Adapt again from the takes kept by earlier training.")
     var again = false
 
+    @Flag(help: "With 'status': print it as a JSON object (the shape is in FORMAT.md).")
+    var json = false
+
     package init() {}
 
     package mutating func validate() throws {
@@ -39,6 +42,7 @@ package struct TrainCommand: ShellCommand {
             throw ValidationError("'train \(action!.rawValue)' takes no --from or --again")
         }
         if from != nil && again { throw ValidationError("--from and --again are two ways to train: choose one") }
+        if json && action != .status { throw ValidationError("--json goes with 'train status'") }
     }
 
     package func run(in context: CommandContext) throws {
@@ -122,6 +126,7 @@ package struct TrainCommand: ShellCommand {
     func status(_ context: CommandContext, takes: TrainingTakes) {
         let session = context.session
         let base = session.settings.modelDirectory + "/en-us"
+        if json { return statusJSON(context, takes: takes, base: base) }
         switch AdaptedModel.use(store: session.paths.store, base: base) {
         case .stock:
             context.output.line("Speech model: the stock model (\(base)); 'train' adapts it to your voice.")
@@ -148,6 +153,46 @@ package struct TrainCommand: ShellCommand {
         let script = Self.script(session)
         let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
         context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases) in \(takes.directory).")
+    }
+
+    /// `train status --json`: what `status` says, as one object (FORMAT.md, "JSON output").
+    func statusJSON(_ context: CommandContext, takes: TrainingTakes, base: String) {
+        let session = context.session
+        let use = AdaptedModel.use(store: session.paths.store, base: base)
+        let kept = takes.all()
+        let script = Self.script(session)
+        let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
+        context.writeJSON { json in
+            json.object { json in
+                var adapted: AdaptedModel?
+                switch use {
+                case .stock:
+                    json.field("model", "stock")
+                case .adapted(let model, let dir):
+                    json.field("model", "adapted")
+                    json.field("directory", dir)
+                    adapted = model
+                case .setAside(let why):
+                    json.field("model", "stock")
+                    json.field("set_aside", why)
+                }
+                json.field("stock_model", base)
+                if let model = adapted {
+                    json.field("created", model.created)
+                    json.field("takes", integer: model.takes)
+                    json.field("seconds", model.seconds)
+                    json.field("recipe", model.recipe)
+                    json.field("threshold", model.threshold.map { max($0, session.settings.voiceThreshold) })
+                    json.field("calibration_takes", integer: model.calibrationTakes)
+                    json.field("speaker_check", session.settings.speakerCheck && model.speakerThreshold != nil)
+                    json.field("speaker_threshold", model.speakerThreshold)
+                }
+                json.field("takes_kept", integer: kept.count)
+                json.field("phrases_recorded", integer: recorded)
+                json.field("phrases", integer: script.count)
+                json.field("takes_directory", takes.directory)
+            }
+        }
     }
 
     func reset(_ context: CommandContext) throws {

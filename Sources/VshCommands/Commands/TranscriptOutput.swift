@@ -120,60 +120,35 @@ extension CommandContext {
         output.write(String(decoding: out, as: UTF8.self))
     }
 
-    /// The items as a JSON array, one object per line. Escaped byte by byte, copying the
-    /// runs that need no escape: `list --json` can be 80 MB of text.
-    /// Numbered like the plain listing (`"number"`), and remembered the same way, so that
-    /// `show 2` after `list --json` means the second object.
+    /// The items as a JSON listing (`JSONWriter`), numbered like the plain listing
+    /// (`"number"`) and remembered the same way, so that `show 2` after `list --json`
+    /// means the second object. Written as it goes: `list --json` can be 80 MB of text.
     func printJSON(_ items: [TranscriptStore.Item]) {
         remember(listing: items.map(\.id))
-        guard !items.isEmpty else { return output.line("[]") }
-        var out: [UInt8] = Array("[\n".utf8)
-        func key(_ name: String) { out += ",\"\(name)\":".utf8 }
-        func string(_ s: String) {
-            var s = s
-            s.withUTF8 { Self.appendJSON($0, to: &out) }
-        }
-        for (i, item) in items.enumerated() {
-            out += "{\"number\":\(i + 1),\"id\":".utf8
-            string(item.id)
-            key("title")
-            string(item.title)
-            key("created")
-            string(item.created.iso)
-            key("duration")
-            out += JSON.number(item.duration).utf8
-            key("quality")
-            string(item.quality)
-            key("transcript")
-            item.text.withUTF8 { Self.appendJSON($0, to: &out) }
-            key("audio")
-            if item.hasAudio, let audio = item.audioPath { string(audio) } else { out += "null".utf8 }
-            out += (i == items.count - 1 ? "}\n]\n" : "},\n").utf8
-            if out.count > 1 << 16 {
-                output.write(String(decoding: out, as: UTF8.self))
-                out.removeAll(keepingCapacity: true)
+        var json = JSONWriter()
+        json.listing { json in
+            for (i, item) in items.enumerated() {
+                Self.writeJSON(item, number: i + 1, to: &json)
+                if json.bytes.count > 1 << 16 { json.flush(to: output) }
             }
         }
-        output.write(String(decoding: out, as: UTF8.self))
+        json.flush(to: output)
+        output.line()
     }
 
-    /// `bytes` (UTF-8) as a JSON string, escaped as `JSON.string` escapes.
-    package static func appendJSON(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(34)
-        var run = 0
-        for (i, b) in bytes.enumerated() where b < 0x20 || b == 34 || b == 92 {
-            out += bytes[run..<i]
-            switch b {
-            case 34, 92: out += [92, b]
-            case 10: out += [92, UInt8(ascii: "n")]
-            case 13: out += [92, UInt8(ascii: "r")]
-            case 9: out += [92, UInt8(ascii: "t")]
-            default: out += String(format: "\\u%04x", b).utf8
-            }
-            run = i + 1
+    /// One transcript as a JSON object (FORMAT.md, "JSON output"); `number` in a listing.
+    static func writeJSON(_ item: TranscriptStore.Item, number: Int?, to json: inout JSONWriter) {
+        json.object { json in
+            if let number { json.field("number", integer: number) }
+            json.field("id", item.id)
+            json.field("title", item.title)
+            json.field("created", item.created.iso)
+            json.field("duration", item.duration)
+            json.field("quality", item.quality)
+            json.key("transcript")
+            item.text.withUTF8 { json.string(utf8: $0) }
+            json.field("audio", item.hasAudio ? item.audioPath : nil)
         }
-        out += bytes[run...]
-        out.append(34)
     }
 }
 

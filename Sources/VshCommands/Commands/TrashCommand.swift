@@ -22,7 +22,14 @@ package struct TrashCommand: ShellCommand {
     @Flag(help: "Confirm emptying the trash.")
     var yes = false
 
+    @Flag(help: "List the trash as a JSON array (the shape is in FORMAT.md).")
+    var json = false
+
     package init() {}
+
+    package func validate() throws {
+        if json && action != nil { throw ValidationError("--json goes with 'trash' alone (the listing)") }
+    }
 
     package func run(in context: CommandContext) throws {
         let batches = context.store.trash()
@@ -41,16 +48,45 @@ package struct TrashCommand: ShellCommand {
             context.confirm("removed \(removed) for good")
             return
         }
+        let undoes = batches.first(where: \.isOwn) ?? batches.first
+        if json { return Self.writeJSON(batches, undoes: undoes, in: context) }
         guard count > 0 else { return context.output.line("The trash is empty.") }
-        for (i, batch) in batches.enumerated() {
-            let n = batch.name
-            let when = "\(n.prefix(4))-\(n.dropFirst(4).prefix(2))-\(n.dropFirst(6).prefix(2)) "
-                + "\(n.dropFirst(9).prefix(2)):\(n.dropFirst(11).prefix(2)):\(n.dropFirst(13).prefix(2))"
-            context.output.line(context.style.bold("Deleted \(when)") + (i == 0 ? context.style.dim("  ('undo' restores this)") : ""))
+        for batch in batches {
+            context.output.line(context.style.bold("Deleted \(batch.time)")
+                + (batch == undoes ? context.style.dim("  ('undo' restores this)") : ""))
             for item in batch.items { context.output.line("  \(item.id)  \(item.title.visible)") }
             for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
             if batch.directories.contains(TrainingTakes.modelName) {
                 context.output.line("  the speech model adapted to your voice  " + context.style.dim("('train reset')"))
+            }
+        }
+    }
+
+    /// `trash --json`: one object per deletion, newest first (FORMAT.md, "JSON output").
+    static func writeJSON(_ batches: [TranscriptStore.TrashBatch], undoes: TranscriptStore.TrashBatch?, in context: CommandContext) {
+        context.writeJSON { json in
+            json.listing { json in
+                for batch in batches {
+                    json.object { json in
+                        json.field("batch", batch.name)
+                        json.field("deleted", batch.time)
+                        json.key("transcripts")
+                        json.array { json in
+                            for item in batch.items {
+                                json.object { json in
+                                    json.field("id", item.id)
+                                    json.field("title", item.title)
+                                }
+                            }
+                        }
+                        json.field("drafts", strings: batch.drafts)
+                        json.field("speech_model", batch.directories.contains(TrainingTakes.modelName))
+                        json.field("process", integer: batch.origin.map { Int($0.process) })
+                        json.field("terminal", batch.origin?.terminal)
+                        json.field("this_session", batch.isOwn)
+                        json.field("undo_restores", batch == undoes)
+                    }
+                }
             }
         }
     }

@@ -66,6 +66,11 @@ extension TranscriptStore {
             }
         }
         rmdir(trashedDrafts)
+        // A batch that holds nothing but who made it (an undo cut short at its end, or a
+        // deletion before it moved anything) goes.
+        if (StoreFiles.names(in: batch) ?? []).allSatisfy({ $0.hasPrefix(".") }) {
+            for name in StoreFiles.names(in: batch) ?? [] { unlink(batch + "/" + name) }
+        }
         rmdir(batch)
     }
 

@@ -3,7 +3,9 @@ import VshCore
 
 /// Deleting moves files into `trash/<batch>/` (one batch per `delete` or `discard`, named
 /// by the time, so they sort), keeping their names: drafts under `drafts/` inside the
-/// batch. `undo` moves the newest batch back; `emptyTrash` removes everything for good.
+/// batch, and who deleted them in `.origin`. `undo` moves back the newest batch this store
+/// object made, else the newest of all (`lastDeletion`); `emptyTrash` removes everything
+/// for good.
 extension TranscriptStore {
     /// One deletion: what it held.
     package struct TrashBatch: Sendable, Equatable {
@@ -15,7 +17,62 @@ extension TranscriptStore {
         package var drafts: [String]
         /// Directories of the store's own set aside (`model`: the adapted speech model).
         package var directories: [String] = []
+        /// The vsh that deleted them; nil when the batch does not say (made by a vsh before
+        /// batches said, or by another tool).
+        package var origin: Origin? = nil
+        /// Whether this store object (this session) made it.
+        package var isOwn = false
+
+        /// When it was deleted, local time as its name has it: `2026-11-21 14:02:11`.
+        package var time: String { Self.time(ofBatch: name) }
+
+        static func time(ofBatch n: String) -> String {
+            "\(n.prefix(4))-\(n.dropFirst(4).prefix(2))-\(n.dropFirst(6).prefix(2)) "
+                + "\(n.dropFirst(9).prefix(2)):\(n.dropFirst(11).prefix(2)):\(n.dropFirst(13).prefix(2))"
+        }
     }
+
+    /// Which vsh made a batch: `trash/<batch>/.origin`, `Key: value` lines (FORMAT.md).
+    package struct Origin: Sendable, Equatable {
+        /// Its process id.
+        package var process: Int32
+        /// Its terminal (`/dev/pts/3`); nil when it had none.
+        package var terminal: String?
+
+        /// This process.
+        static var current: Origin {
+            let terminal = [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].lazy.compactMap { ttyname($0) }.first
+            return Origin(process: getpid(), terminal: terminal.map { String(cString: $0) })
+        }
+
+        var rendered: String {
+            "Process: \(process)\n" + (terminal.map { "Terminal: \($0)\n" } ?? "")
+        }
+
+        /// The record in `bytes`; nil when it names no process.
+        init?(_ bytes: [UInt8]) {
+            var process: Int32?, terminal: String?
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                switch line[..<colon].lowercased() {
+                case "process": process = Int32(value)
+                case "terminal": terminal = value.isEmpty ? nil : value
+                default: break
+                }
+            }
+            guard let process else { return nil }
+            self.init(process: process, terminal: terminal)
+        }
+
+        init(process: Int32, terminal: String?) {
+            self.process = process
+            self.terminal = terminal
+        }
+    }
+
+    /// The name of a batch's record of who made it.
+    static let originFile = ".origin"
 
     package struct Trashed: Sendable, Equatable {
         package var id: String
@@ -78,15 +135,25 @@ extension TranscriptStore {
         return true
     }
 
-    /// Puts back the newest batch of the trash. Refuses, changing nothing, when one of
-    /// its files exists again in the store.
-    package func undo() throws -> Restored {
+    /// The deletion `undo` takes back: the newest this store object (this session) made
+    /// that is still in the trash, else the newest of all; nil when the trash is empty.
+    package func lastDeletion() -> TrashBatch? {
+        let batches = trash()
+        return batches.first(where: \.isOwn) ?? batches.first
+    }
+
+    /// Puts back the batch `name` of the trash (by default `lastDeletion`). Refuses,
+    /// changing nothing, when one of its files exists again in the store.
+    package func undo(_ name: String? = nil) throws -> Restored {
         let empty = CommandError("nothing to undo: the trash is empty")
-        guard StoreFiles.isDirectory(trashDirectory) else { throw empty }
+        guard StoreFiles.isDirectory(trashDirectory), let name = name ?? lastDeletion()?.name else { throw empty }
         return try change { changes in
-            guard let name = StoreFiles.names(in: trashDirectory)?.filter({ !$0.hasPrefix(".") }).max() else { throw empty }
             let batch = trashDirectory + "/" + name
-            let files = (StoreFiles.names(in: batch) ?? []).filter { $0 != "drafts" }
+            guard StoreFiles.isDirectory(batch) else {
+                throw CommandError("nothing restored: the deletion of \(TrashBatch.time(ofBatch: name)) "
+                    + "is no longer in the trash (another vsh undid it or emptied the trash)")
+            }
+            let files = (StoreFiles.names(in: batch) ?? []).filter { $0 != "drafts" && !$0.hasPrefix(".") }
             let drafts = StoreFiles.names(in: batch + "/drafts") ?? []
             let moves: [(from: String, to: String)] = files.map { (batch + "/" + $0, path($0)) }
                 + drafts.map { (batch + "/drafts/" + $0, draftsDirectory + "/" + $0) }
@@ -103,7 +170,9 @@ extension TranscriptStore {
                 }
             }
             rmdir(batch + "/drafts")
+            unlink(batch + "/" + Self.originFile)
             rmdir(batch)
+            madeBatches.remove(name)
             return Restored(items: files.filter { $0.hasSuffix(".txt") }.map(Self.id(of:)).sorted(),
                             drafts: Set(drafts.map(Self.id(of:))).sorted(),
                             directories: files.filter { StoreFiles.isDirectory(path($0)) }.sorted())
@@ -124,7 +193,9 @@ extension TranscriptStore {
             let drafts = Set((StoreFiles.names(in: batch + "/drafts") ?? []).map(Self.id(of:)))
             let directories = (StoreFiles.names(in: batch) ?? [])
                 .filter { $0 != "drafts" && StoreFiles.isDirectory(batch + "/" + $0) }.sorted()
-            return TrashBatch(name: name, items: items, drafts: drafts.sorted(), directories: directories)
+            return TrashBatch(
+                name: name, items: items, drafts: drafts.sorted(), directories: directories,
+                origin: StoreFiles.read(batch + "/" + Self.originFile).flatMap(Origin.init), isOwn: madeBatches.contains(name))
         }
     }
 
@@ -158,11 +229,9 @@ extension TranscriptStore {
     }
 
     /// Whether `undo` would take back a deletion made through this store object (this
-    /// session's): the newest batch of the trash is one it made.
+    /// session's): a batch it made is still in the trash.
     package var canUndoOwnDeletion: Bool {
-        guard !madeBatches.isEmpty,
-              let newest = StoreFiles.names(in: trashDirectory)?.filter({ !$0.hasPrefix(".") }).max() else { return false }
-        return madeBatches.contains(newest)
+        madeBatches.contains { StoreFiles.isDirectory(trashDirectory + "/" + $0) }
     }
 
     /// A new, empty batch directory in the trash.
@@ -179,6 +248,7 @@ extension TranscriptStore {
             let batch = trashDirectory + "/\(stamp)-\(pad(sequence, 3))"
             if mkdir(batch, 0o700) == 0 {
                 madeBatches.insert("\(stamp)-\(pad(sequence, 3))")
+                try AtomicFile.write(Origin.current.rendered, to: batch + "/" + Self.originFile)
                 return batch
             }
             guard errno == EEXIST else { throw FileError.current("cannot create \(batch)", path: batch) }

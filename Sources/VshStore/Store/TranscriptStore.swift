@@ -177,6 +177,12 @@ package final class TranscriptStore {
         }
     }
 
+    /// Throws the store's read-only error when this process may not change it: for a
+    /// command that would otherwise ask about a change first.
+    package func requireWritable() throws {
+        if StoreFiles.isDirectory(directory) && !StoreLock.writable(directory) { throw StoreLock.readOnly(directory, errno) }
+    }
+
     /// What was put right since the last call, for the person to be told.
     package func takeNotices() -> [String] {
         defer { notices = [] }
