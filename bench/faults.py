@@ -186,9 +186,11 @@ class Check:
                 self.problems.append(f"trash/{batch} left over")
                 continue
             files = set(os.listdir(f"{trash}/{batch}"))
-            if not files:
+            if not files - {".origin"}:
                 self.problems.append(f"empty batch {batch}")
             for name in files - {"drafts"}:
+                if name.startswith("."):  # .origin: which vsh made the batch
+                    continue
                 base, ext = os.path.splitext(name)
                 if ext == ".txt":
                     if base in self.trashed:
@@ -254,7 +256,8 @@ def script(op, state, rng):
         rng.shuffle(live)
         return "delete " + " ".join(live[:12]) + "\ndelete " + " ".join(live[12:13])
     if op == "undo":
-        return "undo\nundo\nundo"
+        # Each case is a new vsh: the deletions are another's, which undo asks about.
+        return "undo --yes\nundo --yes\nundo --yes"
     if op == "discard":
         return "\n".join(f"discard {d}" for d in sorted(state.drafts)[:8])
     return "trash empty --yes"
