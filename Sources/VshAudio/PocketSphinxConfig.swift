@@ -29,6 +29,8 @@ final class PocketSphinxConfig {
 /// never to the terminal.
 package enum PocketSphinxLog {
     nonisolated(unsafe) private static var configured = false
+    /// Where the log goes, for messages that send the person to it.
+    nonisolated(unsafe) package private(set) static var path: String?
 
     /// Sends PocketSphinx's log to `path`, or discards it when `path` is nil.
     /// Returns false when the file cannot be opened (then the log is discarded).
@@ -39,8 +41,12 @@ package enum PocketSphinxLog {
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             rotate(path)
-            if vsh_ps_log_to_file(path) == 0 { return true }
+            if vsh_ps_log_to_file(path) == 0 {
+                Self.path = path
+                return true
+            }
         }
+        Self.path = nil
         vsh_ps_log_to_file(nil)
         return path == nil
     }

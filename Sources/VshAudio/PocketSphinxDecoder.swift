@@ -41,8 +41,14 @@ final class PocketSphinxDecoder {
     deinit { ps_free(decoder) }
 
     func addGrammar(_ name: String, jsgf: String) throws {
+        let log = PocketSphinxLog.path.map { " (\($0) says where)" } ?? ""
+        // A syntax error first: the decoder reports any failure alike.
+        guard let parsed = jsgf_parse_string(jsgf, nil) else {
+            throw AudioError("the grammar is not valid JSGF: it has a syntax error\(log); each rule is '<name> = words | <other>;' and the public one 'public <name> = …;'")
+        }
+        jsgf_grammar_free(parsed)
         guard ps_set_jsgf_string(decoder, name, jsgf) == 0 else {
-            throw AudioError("the command grammar did not load (a word may be missing from the dictionary); see the log")
+            throw AudioError("the grammar did not load: a word in it may be missing from the dictionary\(log)")
         }
     }
 

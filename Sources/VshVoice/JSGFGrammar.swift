@@ -13,7 +13,7 @@ package struct JSGFGrammar: CommandGrammar {
     /// Throws, naming `file`, when the text is not a JSGF grammar.
     package init(text: String, file: String) throws {
         guard text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("#JSGF") else {
-            throw AudioError("\(file) is not a JSGF grammar (it must start with '#JSGF V1.0;'); see bench/commands.gram for one")
+            throw AudioError("\(file) is not a JSGF grammar: it must start with '#JSGF V1.0;', as in '#JSGF V1.0; grammar mine; public <command> = lights on | lights off;'")
         }
         jsgf = text
         vocabulary = JSGFWords.words(in: text)

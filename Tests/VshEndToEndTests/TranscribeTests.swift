@@ -104,5 +104,15 @@ import VshTestSupport
         #expect(grammar.status != 0)
         #expect(grammar.stderr.contains("\(notGrammar) is not a JSGF grammar"), "\(grammar.stderr)")
         #expect(!grammar.stderr.contains("root:x"))
+        #expect(!grammar.stderr.contains("bench/"), "no path inside the repository: \(grammar.stderr)")
+        // A syntax error is named as one, with the log that says where; a word the
+        // dictionary lacks is named as that.
+        let broken = vsh.home.file("broken.gram")
+        try "#JSGF V1.0;\ngrammar g;\npublic <c> = go | stop\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let syntax = try vsh.run(["listen", "--from", card, "--grammar", broken])
+        #expect(syntax.status != 0)
+        #expect(syntax.stderr.contains("not valid JSGF: it has a syntax error") && syntax.stderr.contains("pocketsphinx.log"),
+                "\(syntax.stderr)")
+        #expect(!syntax.stderr.contains("dictionary"))
     }
 }
