@@ -40,9 +40,9 @@ package struct DraftsCommand: ShellCommand {
         for draft in drafts {
             let c = offsets.civil(draft.created)
             let words = draft.transcript.split(whereSeparator: \.isWhitespace)
-            let text = (words.isEmpty ? context.style.dim("(no transcript)")
-                : words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : ""))
-                + (draft.hasUntranscribedAudio ? context.style.dim(" (the end is not written down yet: 'save' transcribes it)") : "")
+            let pending = context.style.dim("(not all written down yet: 'save --draft \(draft.id)' transcribes it)")
+            let text = words.isEmpty ? (draft.hasUntranscribedAudio ? pending : context.style.dim("(no transcript)"))
+                : words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "") + (draft.hasUntranscribedAudio ? " " + pending : "")
             context.output.line("\(draft.id)  \(DayNames.date(c)) \(pad(c.hour)):\(pad(c.minute))  \(Elapsed.text(draft.duration))  \(text)")
         }
         context.output.line(context.style.dim("'save --draft ID [TITLE]' keeps one; 'discard ID' moves it to the trash."))
