@@ -39,10 +39,10 @@ package final class SpeakerCheck {
         self.config = config
     }
 
-    /// The score of an utterance's 16 kHz samples, brought to the level and noise floor
-    /// command recognition hears them at (`SphinxCommandRecognizer.normalised`).
+    /// The score of an utterance's 16 kHz samples, heard as command recognition hears
+    /// them (`SphinxCommandRecognizer.decodingAudio`).
     package func score(utterance samples: [Int16]) -> Double? {
-        score(SphinxCommandRecognizer.normalised(SphinxCommandRecognizer.lead(AudioFormat.sampleRate / 10, for: samples) + samples))
+        score(SphinxCommandRecognizer.decodingAudio(samples))
     }
 
     /// The score of 16 kHz `samples` as they are (nats per frame; nil when they hold no
@@ -142,29 +142,22 @@ struct Gaussians {
 
     /// Log density of `x` under every Gaussian of `stream`.
     func logDensities(_ x: [Float], stream: Int, into out: inout [Double]) {
+        for g in 0..<(shape.codebooks * shape.densities) { out[g] = logDensity(x, stream: stream, index: g) }
+    }
+
+    /// Log density of `x` under Gaussian `g` of `stream`.
+    func logDensity(_ x: [Float], stream: Int, index g: Int) -> Double {
         means[stream].withUnsafeBufferPointer { m in
             precisions[stream].withUnsafeBufferPointer { p in
                 let n = shape.length
-                for g in 0..<(shape.codebooks * shape.densities) {
-                    var sum: Float = 0
-                    for d in 0..<n {
-                        let diff = x[d] - m[g * n + d]
-                        sum += diff * diff * p[g * n + d]
-                    }
-                    out[g] = constants[stream][g] - 0.5 * Double(sum)
+                var sum: Float = 0
+                for d in 0..<n {
+                    let diff = x[d] - m[g * n + d]
+                    sum += diff * diff * p[g * n + d]
                 }
+                return constants[stream][g] - 0.5 * Double(sum)
             }
         }
-    }
-
-    func logDensity(_ x: [Float], stream: Int, index g: Int) -> Double {
-        let n = shape.length
-        var sum: Float = 0
-        for d in 0..<n {
-            let diff = x[d] - means[stream][g * n + d]
-            sum += diff * diff * precisions[stream][g * n + d]
-        }
-        return constants[stream][g] - 0.5 * Double(sum)
     }
 
     /// A Sphinx-3 Gaussian parameter file: "s3" and header lines up to "endhdr", a 32-bit

@@ -65,16 +65,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// audio gets the same answer whatever was heard before, so the early end's tentative
     /// recognitions, mostly thrown away, change nothing after them.
     package func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        // An utterance cut tight at its first word gets its own quietest tenth of a second
-        // before it, as the room before the words: PocketSphinx starts its noise estimate at
-        // the first frames, and in such a recording (cards/001.wav) the first word was taken
-        // for noise once the floor was laid, and another heard in its place ("two ten of
-        // clubs"). One that begins with its own quiet (within 3 dB of its quietest) needs
-        // none: a lead before every utterance cost the fitting speakers' padded clips 0.9
-        // points of top-1, and made a synthetic "okay" into `code 8`. Word times are still
-        // counted from `start`: with a lead kept by PocketSphinx they come out a tenth of a
-        // second late, so the early end waits longer, never less.
-        let audio = Self.normalised(Self.lead(AudioFormat.sampleRate / 10, for: samples) + samples)
+        let audio = Self.decodingAudio(samples)
         let hyp = decoder.decode(audio, newStream: true)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
         let heard = SphinxWords.words(of: hyp)
@@ -120,6 +111,22 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest)
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
+    }
+
+    /// An utterance's samples as the decoder (and the speaker check) hear them: a lead of
+    /// quiet where it needs one (`lead`), then the speaking level over the steady noise
+    /// floor (`normalised`).
+    static func decodingAudio(_ samples: [Int16]) -> [Int16] {
+        // An utterance cut tight at its first word gets its own quietest tenth of a second
+        // before it, as the room before the words: PocketSphinx starts its noise estimate at
+        // the first frames, and in such a recording (cards/001.wav) the first word was taken
+        // for noise once the floor was laid, and another heard in its place ("two ten of
+        // clubs"). One that begins with its own quiet (within 3 dB of its quietest) needs
+        // none: a lead before every utterance cost the fitting speakers' padded clips 0.9
+        // points of top-1, and made a synthetic "okay" into `code 8`. Word times are still
+        // counted from `start`: with a lead kept by PocketSphinx they come out a tenth of a
+        // second late, so the early end waits longer, never less.
+        return normalised(lead(AudioFormat.sampleRate / 10, for: samples) + samples)
     }
 
     /// How many 10 ms frames outside the words' frames are as loud as speech (within 20 dB
