@@ -47,6 +47,12 @@ package final class CommandContext {
         if hasStatusLine { output.write(Self.clearLine + text) }
     }
 
+    /// A step of a long task: the status line on a terminal, a line of its own elsewhere
+    /// (a script or a pipe sees each step once).
+    package func step(_ text: String) {
+        if hasStatusLine { status(text) } else { output.line(text) }
+    }
+
     /// Clears the status line when `output` is a terminal, so what follows starts on an empty line.
     package func clearStatus() { status("") }
 

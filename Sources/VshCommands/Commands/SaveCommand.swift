@@ -46,8 +46,7 @@ package struct SaveCommand: ShellCommand {
             context.warn("the last \(Elapsed.text(draft.duration - draft.transcribedSeconds)) of \(draft.id) were recorded after its words were written down, and vsh has no audio to transcribe them with (--no-voice); it is saved with the words it has")
             return draft
         }
-        let line = "transcribing the recovered audio of \(draft.id) (\(Elapsed.text(draft.duration)))…"
-        if context.hasStatusLine { context.status(line) } else { context.output.line(line) }
+        context.step("transcribing the recovered audio of \(draft.id) (\(Elapsed.text(draft.duration)))…")
         defer { context.clearStatus() }
         do {
             return try Recorder(store: context.store, voice: voice).transcribeRest(of: draft)

@@ -72,18 +72,16 @@ package struct TrainCommand: ShellCommand {
             guard try record(context, voice: voice, takes: takes) else { return }
             chosen = takes.all()
         }
-        func progress(_ step: String) {
-            if context.hasStatusLine { context.status(step) } else { context.output.line(step) }
-        }
-        var model = try training.adapt(chosen, progress: progress)
-        progress("Calibrating the confidence on your takes…")
-        if let calibration = try calibrate(context, voice: voice, takes: chosen) {
+        var model = try training.adapt(chosen, progress: context.step)
+        // Both calibrations hear the takes with the model just adapted: each is read once.
+        let audio = try chosen.map { try Self.samples(of: $0.audioPath, voice: voice) }
+        context.step("Calibrating the confidence on your takes…")
+        if let calibration = try calibrate(context, voice: voice, takes: Array(zip(chosen, audio))) {
             model.threshold = calibration.threshold
             model.calibrationTakes = calibration.takes
         }
-        progress("Learning how your voice sounds to the adapted model…")
-        let scores = try chosen.map { try Self.samples(of: $0.audioPath, voice: voice) }
-        let speaker = try session.training?.speakerScores(scores).compactMap { $0 } ?? []
+        context.step("Learning how your voice sounds to the adapted model…")
+        let speaker = try session.training?.speakerScores(audio).compactMap { $0 } ?? []
         model.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
         model.speakerTakes = model.speakerThreshold == nil ? nil : speaker.count
         try model.write(into: training.modelDirectory)
@@ -102,15 +100,17 @@ package struct TrainCommand: ShellCommand {
     /// The threshold for vsh's commands from the takes that are not commands, recognised
     /// against the commands with the model just adapted (at most 40 of them, for time,
     /// spread over all: takes sort by phrase, and the first 40 could all be a few words).
-    func calibrate(_ context: CommandContext, voice: AudioServices, takes: [TrainingTakes.Take]) throws -> (threshold: Double, takes: Int)? {
+    func calibrate(
+        _ context: CommandContext, voice: AudioServices, takes: [(take: TrainingTakes.Take, samples: [Int16])]
+    ) throws -> (threshold: Double, takes: Int)? {
         let grammar = VoiceGrammar(registry: context.session.registry)
-        let all = takes.filter { grammar.interpret($0.words.split(separator: " ").map(String.init)) == nil }
+        let all = takes.filter { grammar.interpret($0.take.words.split(separator: " ").map(String.init)) == nil }
         let nonCommands = all.count <= 40 ? all : (0..<40).map { all[$0 * all.count / 40] }
         guard nonCommands.count >= ThresholdCalibration.fewestTakes else { return nil }
         let recognizer = try voice.path.recognizer(for: grammar)
         var confidences: [Double] = []
         for take in nonCommands {
-            confidences.append(recognizer.recognize(try Self.samples(of: take.audioPath, voice: voice), start: 0).confidence)
+            confidences.append(recognizer.recognize(take.samples, start: 0).confidence)
         }
         let configured = context.session.settings.voiceThreshold
         return (ThresholdCalibration.threshold(nonCommands: confidences, configured: configured), nonCommands.count)
@@ -242,7 +242,7 @@ package struct TrainCommand: ShellCommand {
                 switch event {
                 case .phrase(let index, let total, let words, let again):
                     current = String(format: "[%d/%d] ", index + 1, total) + (again ? "again: " : "say: ") + "\"\(words)\""
-                    if live { context.status(current) } else { context.output.line(current) }
+                    context.step(current)
                 case .level(let level):
                     context.status(current + "  " + LevelMeter.bar(level, width: 12))
                 case .kept(_, let seconds):
