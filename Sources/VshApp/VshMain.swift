@@ -262,10 +262,9 @@ package struct VshMain: ParsableCommand {
         out.line(drafts.count == 1 ? "You have an unsaved recording:" : "You have \(drafts.count) unsaved recordings:")
         for draft in drafts.suffix(5) {
             let words = draft.transcript.split(separator: " ").prefix(8).joined(separator: " ")
-            let pending = draft.hasUntranscribedAudio
-                ? (words.isEmpty ? "" : " …") + "(not all written down yet: 'save --draft \(draft.id)' transcribes it)" : ""
+            let pending = DraftsCommand.pendingNote(draft).map { (words.isEmpty ? "" : " … ") + $0 } ?? ""
             out.line(String(format: "  %@  %.1f s  ", draft.id, draft.duration)
-                + (words.isEmpty && !draft.hasUntranscribedAudio ? "(no words)" : words) + pending)
+                + (words.isEmpty && pending.isEmpty ? "(no words)" : words) + pending)
         }
         out.line("'save --draft ID [TITLE]' keeps one, 'discard ID' moves it to the trash, 'drafts' lists them all.")
     }

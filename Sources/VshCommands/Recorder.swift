@@ -154,10 +154,10 @@ extension Recorder {
         let skip = Int(draft.transcribedSeconds * Double(AudioFormat.sampleRate))
         let rest = Skipping(input, samples: skip)
         let pipeline = voice.path.dictationPipeline(source: rest, recognizer: try voice.dictation(), interim: false)
-        var words = draft.words
+        var added: [RecognizedWord] = []
         try pipeline.run { event in
             if case .utterance(let recognition, _, _) = event {
-                words += recognition.words.map { word in
+                added += recognition.words.map { word in
                     var word = word
                     word.start += draft.transcribedSeconds
                     word.end += draft.transcribedSeconds
@@ -166,10 +166,8 @@ extension Recorder {
             }
             return true
         }
-        let said = words.count > draft.words.count
-            ? (draft.transcript.isEmpty ? "" : draft.transcript + " ") + words[draft.words.count...].map(\.word).joined(separator: " ")
-            : draft.transcript
-        return try store.updateDraft(draft, transcript: said, words: words, duration: draft.duration)
+        let said = ([draft.transcript] + added.map(\.word)).filter { !$0.isEmpty }.joined(separator: " ")
+        return try store.updateDraft(draft, transcript: said, words: draft.words + added, duration: draft.duration)
     }
 
     /// An audio source less its first `samples`.

@@ -40,11 +40,17 @@ package struct DraftsCommand: ShellCommand {
         for draft in drafts {
             let c = offsets.civil(draft.created)
             let words = draft.transcript.split(whereSeparator: \.isWhitespace)
-            let pending = context.style.dim("(not all written down yet: 'save --draft \(draft.id)' transcribes it)")
-            let text = words.isEmpty ? (draft.hasUntranscribedAudio ? pending : context.style.dim("(no transcript)"))
-                : words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "") + (draft.hasUntranscribedAudio ? " " + pending : "")
+            let pending = Self.pendingNote(draft).map(context.style.dim)
+            let text = words.isEmpty ? (pending ?? context.style.dim("(no transcript)"))
+                : words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "") + (pending.map { " " + $0 } ?? "")
             context.output.line("\(draft.id)  \(DayNames.date(c)) \(pad(c.hour)):\(pad(c.minute))  \(Elapsed.text(draft.duration))  \(text)")
         }
         context.output.line(context.style.dim("'save --draft ID [TITLE]' keeps one; 'discard ID' moves it to the trash."))
+    }
+
+    /// For a draft whose recording was cut short, what `save` will do about its words
+    /// (`SaveCommand.transcribed`); nil for one written down to its end.
+    package static func pendingNote(_ draft: TranscriptStore.Draft) -> String? {
+        draft.hasUntranscribedAudio ? "(not all written down yet: 'save --draft \(draft.id)' transcribes it)" : nil
     }
 }
