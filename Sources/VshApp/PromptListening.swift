@@ -36,6 +36,7 @@ enum PromptListening {
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         clips.sealing = session.store.sealing
         voice.clips = clips
+        learnFromUse(session)
 
         let input = AudioInput.resolve(options.audioIn ?? session.settings.audioDevice)
         let audio = ListenerAudio(input: input, paced: !options.fast, openers: .system)
@@ -61,6 +62,56 @@ enum PromptListening {
         if let base = session.voice { session.voice = ListenerAudioServices(base: base, audio: audio) }
         listener.start()
         return ListeningLineReader(inner: editor, voice: voice, output: output)
+    }
+}
+
+extension PromptListening {
+    /// Keeps the clearly heard commands that ran and were not undone as takes, and starts a
+    /// round of learning in the background when enough are new (`UseLearning`).
+    static func learnFromUse(_ session: Session) {
+        var takes = TrainingTakes(store: session.paths.store)
+        takes.sealing = session.store.sealing
+        let learning = UseLearning(
+            takes: takes,
+            isActive: {
+                guard session.settings.learnFromUse, session.settings.speakerCheck,
+                      case .adapted(let model, _) = session.speechModel.adaptation else { return false }
+                return model.speakerThreshold != nil
+            },
+            unlearned: {
+                guard case .adapted(let model, _) = session.speechModel.adaptation else { return 0 }
+                return LearningRound.unlearned(takes, model: model).count
+            },
+            startRound: { startLearning(session.paths) })
+        session.hooks.afterLine.append { line, spoken, succeeded in
+            learning.ran(line: line, spoken: spoken, succeeded: succeeded)
+        }
+        session.hooks.finished.append { learning.finish() }
+    }
+
+    /// `vsh train learn` in its own session (Ctrl-C at the prompt does not reach it) at
+    /// the lowest priority, outliving this vsh; its output goes to `learning.log` in the
+    /// state directory. `LearningLock` keeps it to one at a time.
+    static func startLearning(_ paths: Paths) {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return }
+        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let log = paths.state + "/learning.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        guard let output = FileHandle(forWritingAtPath: log) else { return }
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-f", "nice", "-n", "19", executable, "train", "learn"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["VSH_STORE"] = paths.store
+        environment["VSH_CONFIG"] = paths.config
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try? process.run()
     }
 }
 

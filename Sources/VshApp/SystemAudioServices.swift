@@ -82,6 +82,19 @@ final class SystemAudioServices: AudioServices, TrainingServices {
         return utterances.map(check.score(utterance:))
     }
 
+    func hearing(adaptedIn directory: String, base: String, grammar: CommandGrammar) throws -> Hearing {
+        let model = SpeechModel(directory: settings.modelDirectory, adapted: directory)
+        guard model.stockAcousticModel == base else {
+            throw CommandError("the takes were adapted from \(base), not from voice.model's \(model.stockAcousticModel)")
+        }
+        PocketSphinxLog.send(to: paths.recognizerLog)
+        let recognizer = try SphinxCommandRecognizer(
+            settings: .init(model: model, scoresSpeaker: false), jsgf: grammar.jsgf, vocabulary: grammar.vocabulary,
+            workDirectory: paths.state)
+        let check = try SpeakerCheck(stock: base, adapted: directory)
+        return Hearing(recognize: { recognizer.recognize($0, start: 0) }, speakerScore: check.score(utterance:))
+    }
+
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         guard devices else {
             throw CommandError("vsh was started with --no-voice, so it opens no sound device; start it without --no-voice to play \(path)")

@@ -62,17 +62,23 @@ enum MixtureWeights {
     static func s3File(_ shape: Shape, _ weights: [Float]) -> Data {
         var head = "s3\nversion 1.0\nchksum0 yes\n"
         head += String(repeating: " ", count: (8 - ((head.utf8.count + 7) & 7)) % 8) + "endhdr\n"
-        var data = Data(head.utf8)
+        // Words into one array, then one Data: appending 4 bytes at a time to a Data cost a
+        // tenth of `train`'s own CPU.
+        var words: [UInt32] = [0x1122_3344]
+        words.reserveCapacity(weights.count + 6)
         var checksum: UInt32 = 0
-        func word(_ value: UInt32, sum: Bool = true) {
-            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-            if sum { checksum = ((checksum << 20) | (checksum >> 12)) &+ value }
+        func word(_ value: UInt32) {
+            words.append(value)
+            checksum = ((checksum << 20) | (checksum >> 12)) &+ value
         }
-        word(0x1122_3344, sum: false)
         for dimension in [shape.senones, shape.streams, shape.densities, weights.count] { word(UInt32(dimension)) }
-        data.reserveCapacity(data.count + weights.count * 4 + 4)
         for weight in weights { word(weight.bitPattern) }
-        word(checksum, sum: false)
+        words.append(checksum)
+        var data = Data(head.utf8)
+        words.withUnsafeBufferPointer { buffer in
+            let little = buffer.map(\.littleEndian)
+            little.withUnsafeBytes { data.append(contentsOf: $0) }
+        }
         return data
     }
 }

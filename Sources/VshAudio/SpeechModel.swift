@@ -16,6 +16,14 @@ package struct SpeechModel: Sendable, Equatable {
         adaptation = store.map { AdaptedModel.use(store: $0, base: directory + "/en-us") } ?? .stock
     }
 
+    /// The model in `directory` with the acoustic model adapted into `adapted`, not yet in
+    /// use: one of the models `train` hears the takes with (`HeldOut`).
+    package init(directory: String, adapted: String) {
+        self.directory = directory
+        adaptation = .adapted(AdaptedModel(base: directory + "/en-us", takes: 0, seconds: 0, recipe: "held out"),
+                              directory: adapted)
+    }
+
     /// The model vsh runs with: the directory `voice.model` names, adapted when `train`
     /// adapted it in the store at `paths.store`. Read afresh each time, since `train`
     /// changes it while vsh runs.

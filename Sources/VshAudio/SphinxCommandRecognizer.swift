@@ -10,7 +10,12 @@ import VshVoice
 package final class SphinxCommandRecognizer: CommandRecognizer {
     package struct Settings: Sendable, Equatable {
         package var model: SpeechModel
-        package init(model: SpeechModel) { self.model = model }
+        /// Whether to score the speaker of what could be a command (with an adapted model).
+        package var scoresSpeaker = true
+        package init(model: SpeechModel, scoresSpeaker: Bool = true) {
+            self.model = model
+            self.scoresSpeaker = scoresSpeaker
+        }
     }
 
     private let decoder: PocketSphinxDecoder
@@ -58,7 +63,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         ])
         try decoder.addGrammar("cmd", jsgf: open)
         decoder.use("cmd")
-        speaker = model.isAdapted ? try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel) : nil
+        speaker = model.isAdapted && settings.scoresSpeaker ? try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel) : nil
     }
 
     /// Each utterance is decoded as a new stream (`PocketSphinxDecoder.decode`): the same

@@ -81,6 +81,11 @@ package struct ShellHooks {
     /// "no", left a keyword command) and said so; the first that takes it ends the round,
     /// and vsh leaves only when none does: Ctrl-D leaves vsh only at a plain prompt.
     package var endOfInput: [(_ shell: Shell) -> Bool] = []
+    /// After each line of the interactive prompt has run: the line, how it was heard (nil
+    /// when typed), and whether it ran without an error.
+    package var afterLine: [(_ line: String, _ spoken: SpokenLine?, _ succeeded: Bool) -> Void] = []
+    /// When the interactive prompt ends.
+    package var finished: [() -> Void] = []
 
     package init() {}
 }

@@ -51,6 +51,7 @@ extension SettingKey {
         .choice("voice.attention", \.attention),
         .bool("voice.confirm_destructive", \.confirmDestructive),
         .bool("voice.speaker_check", \.speakerCheck),
+        .bool("voice.learn_from_use", \.learnFromUse),
         .bool("voice.listen", \.listenAtPrompt),
         // More than 0: the smallest positive Double is where the range starts.
         .number("voice.answer_seconds", \.answerSeconds, in: .leastNonzeroMagnitude...600,

@@ -70,6 +70,9 @@ package struct Settings: Sendable, Equatable {
     package var confirmDestructive: Bool = true
     /// With a model adapted to the person (`train`), spoken commands must sound like them.
     package var speakerCheck: Bool = true
+    /// With a model adapted to the person and the speaker check on, the commands they say
+    /// clearly are kept as takes and the model is adapted on them in the background.
+    package var learnFromUse: Bool = true
     /// Seconds a question at the prompt waits for its answer.
     package var answerSeconds: Double = 10
     /// How many spoken commands' audio clips the history keeps.

@@ -84,6 +84,7 @@ package final class Shell {
     /// line; Ctrl-D (unless a hook takes it: `ShellHooks.endOfInput`) or `exit` ends with
     /// status 0.
     package func runInteractive(reader: LineReader, prompt: String = "vsh> ") -> Int32 {
+        defer { for hook in session.hooks.finished { hook() } }
         while !session.exitRequested {
             let shown = session.hooks.prompt.reduce(prompt) { $1($0) }
             switch reader.readLine(prompt: session.question == nil ? shown : ShellQuestion.prompt(shown)) {
@@ -100,14 +101,14 @@ package final class Shell {
             case .spoken(let spoken):
                 enter(HistoryEntry(
                     time: Date(), source: .spoken, confidence: spoken.confidence, line: spoken.line,
-                    clip: spoken.clip), reader: reader)
+                    clip: spoken.clip), heard: spoken, reader: reader)
             }
         }
         return 0
     }
 
     /// Records a typed or spoken line in history and runs it.
-    private func enter(_ entry: HistoryEntry, reader: LineReader) {
+    private func enter(_ entry: HistoryEntry, heard: SpokenLine? = nil, reader: LineReader) {
         var entry = entry
         entry.line = entry.line.trimmingCharacters(in: .whitespaces)
         if entry.line.isEmpty { return }
@@ -118,7 +119,8 @@ package final class Shell {
         }
         if entry.line.hasPrefix("#") { return }
         for hook in session.hooks.beforeLine { hook(self, true) }
-        execute(entry.line, interactive: true, spoken: entry.source == .spoken)
+        let succeeded = execute(entry.line, interactive: true, spoken: entry.source == .spoken)
+        for hook in session.hooks.afterLine { hook(entry.line, heard, succeeded) }
     }
 
     /// Answers the question a command asked (`ShellQuestion`) with `line` (nil: Ctrl-C or

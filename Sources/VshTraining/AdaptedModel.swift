@@ -27,6 +27,13 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     /// and how many takes it was calibrated on; nil for a model adapted before the check.
     package var speakerThreshold: Double?
     package var speakerTakes: Int?
+    /// How the person's takes were heard by models not adapted on them, with the gates
+    /// above (`HeldOut`); nil for a model calibrated on its own takes, before this check.
+    package var heldOut: HeldOutFigures?
+    /// The takes left out because they did not seem to say their words (`TakeCheck.mismatch`).
+    package var leftOut: [String]?
+    /// The takes from use it was adapted on (`LearningRound`).
+    package var learnedFromUse: [String]?
 
     package init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base

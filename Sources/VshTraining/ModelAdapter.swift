@@ -1,4 +1,5 @@
 import VshCore
+import VshVoice
 
 /// Adapts the speech model to a person's takes (`train`). The real one runs Debian's
 /// sphinxtrain tools (`SphinxAdaptation` in VshAudio).
@@ -20,6 +21,22 @@ package protocol TrainingServices: AnyObject {
     /// (`Confidence.Features.speakerScore`; nil where it has no speech); throws when no
     /// adapted model is in use.
     func speakerScores(_ utterances: [[Int16]]) throws -> [Double?]
+    /// How the model adapted into `directory` (from the stock model `base`) hears speech:
+    /// against `grammar`, and as a voice. For calibrating on takes that model was not
+    /// adapted on (`HeldOut`).
+    func hearing(adaptedIn directory: String, base: String, grammar: CommandGrammar) throws -> Hearing
+}
+
+/// A model's ear: the recognition of an utterance against a grammar, and its speaker
+/// score (`SpeakerCheck`: nil where it has no speech).
+package struct Hearing {
+    package var recognize: ([Int16]) -> Recognition
+    package var speakerScore: ([Int16]) -> Double?
+
+    package init(recognize: @escaping ([Int16]) -> Recognition, speakerScore: @escaping ([Int16]) -> Double?) {
+        self.recognize = recognize
+        self.speakerScore = speakerScore
+    }
 }
 
 extension Session {

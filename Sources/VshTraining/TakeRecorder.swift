@@ -2,7 +2,8 @@ import VshCore
 import VshVoice
 
 /// Records the training script one phrase at a time: the endpointer cuts each phrase
-/// as the person says it, `TakeCheck` judges it, a fit take is kept and the next phrase
+/// as the person says it, `TakeCheck` judges it (its sound, and whether the model in use
+/// hears it as another phrase of the script), a fit take is kept and the next phrase
 /// is shown; an unfit one is asked for again (three times, then skipped). The person
 /// types `r` to say the previous phrase again, `s` to skip one, and Enter (or Ctrl-C) to
 /// stop; the takes kept so far stay, so `train` goes on from there. `r` goes back to the
@@ -55,6 +56,9 @@ package struct TakeRecorder {
         var index: Int { indices[position] }
         var unfit = 0
         var meter = LevelMeter()
+        // Each take is heard against the script's phrases with the model in use: one heard
+        // surely as another phrase says other words, and is asked for again.
+        let ear = try path.recognizer(for: HeldOut.phraseGrammar(phrases: script))
         func ask(again: Bool) {
             event(.phrase(index: index, total: script.count, words: script[index], again: again))
         }
@@ -88,7 +92,11 @@ package struct TakeRecorder {
             for case .utterance(let segment) in events {
                 let words = script[index].split(separator: " ").count
                 let speech = segment.speechEnd - segment.start - Double(endpointer.settings.paddingBefore) / 1000
-                if let problem = TakeCheck.problem(segment.samples, words: words, speech: speech, padded: true) {
+                let problem = TakeCheck.problem(segment.samples, words: words, speech: speech, padded: true)
+                    ?? TakeCheck.otherPhrase(ear.recognize(segment.samples, start: 0), words: script[index]).map {
+                        "it sounded like \"\($0)\": say \"\(script[index])\""
+                    }
+                if let problem {
                     event(.unfit(problem))
                     unfit += 1
                     if unfit < Self.triesPerPhrase {

@@ -11,6 +11,12 @@ package struct TrainingTakes: Sendable {
         package var name: String
         package var audioPath: String
         package var words: String
+
+        package init(name: String, audioPath: String, words: String) {
+            self.name = name
+            self.audioPath = audioPath
+            self.words = words
+        }
     }
 
     package let directory: String

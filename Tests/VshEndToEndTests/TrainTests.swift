@@ -40,7 +40,10 @@ import VshTraining
         #expect(trained.status == 0, "\(trained.stderr)")
         #expect(trained.stdout.contains("Read 12 of 12 recordings"))
         #expect(trained.stdout.contains("MLLR"))
-        #expect(trained.stdout.contains("adapted to your voice (12 takes"))
+        #expect(trained.stdout.contains("adapted to your voice (12 takes"), "\(trained.stdout)\(trained.stderr)")
+        // Each take was heard by a model adapted on the others.
+        #expect(trained.stdout.contains("Heard by models not adapted on them, 100% of your 12 takes came out right"), "\(trained.stdout)")
+        #expect(FileManager.default.fileExists(atPath: vsh.home.file("data/vsh/model/held-out.tsv")))
         let model = vsh.home.file("data/vsh/model")
         #expect(FileManager.default.fileExists(atPath: model + "/sendump"))
         #expect(FileManager.default.fileExists(atPath: model + "/adaptation.json"))
@@ -73,10 +76,28 @@ import VshTraining
         #expect(undone.stdout.contains("the speech model adapted to your voice"), "\(undone.stdout)")
         #expect(try vsh.run(["train", "status"]).stdout.contains("adapted to your voice"))
 
+        // Learning from use: commands kept from use (as the prompt keeps them: a history
+        // clip and the words heard), then a round that checks the new model on half of them.
+        let training = vsh.home.file("data/vsh/training")
+        let few = try vsh.run(["train", "learn"])
+        #expect(few.status == 0 && few.stdout.contains("learning needs 10"), "\(few.stdout)\(few.stderr)")
+        for (i, command) in ["list", "help", "drafts", "trash", "list", "help", "drafts", "trash", "list", "help", "drafts", "trash"].enumerated() {
+            try VshBinary.shell("espeak-ng -v en-us -s \(140 + 10 * (i % 3)) -w \(training)/use-2026\(i + 10).wav \(command)")
+            dir.write(command + "\n", to: "use.txt")
+            try FileManager.default.copyItem(atPath: dir.file("use.txt"), toPath: "\(training)/use-2026\(i + 10).txt")
+            try FileManager.default.removeItem(atPath: dir.file("use.txt"))
+        }
+        let learnt = try vsh.run(["train", "learn"])
+        #expect(learnt.status == 0, "\(learnt.stderr)")
+        #expect(learnt.stdout.contains("Checked on 6 of your commands it was not adapted on"), "\(learnt.stdout)")
+        let afterLearning = try vsh.run(["train", "status"])
+        #expect(afterLearning.stdout.contains("12 from use"), "\(afterLearning.stdout)")
+        #expect(afterLearning.stdout.contains("Last round"), "\(afterLearning.stdout)")
+
         // Again, from the kept takes: the model it replaces goes to the trash.
         let again = try vsh.run(["train", "--again"])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("adapted to your voice (12 takes"))
+        #expect(again.stdout.contains("adapted to your voice (24 takes"), "\(again.stdout)")
         #expect(try vsh.run(["trash"]).stdout.contains("the speech model adapted to your voice"))
 
         // The takes are audio like any other: `encrypt on` seals them, and adapting again
@@ -98,6 +119,9 @@ import VshTraining
         let missing = try vsh.run(["train", "--from", dir.file("nowhere")])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("nowhere: no such directory"), "\(missing.stderr)")
+
+        let stock = try vsh.run(["train", "learn"])
+        #expect(stock.status != 0 && stock.stderr.contains("the stock model is in use"), "\(stock.stderr)")
 
         let few = try vsh.run(["train", "--from", from])
         #expect(few.status != 0)

@@ -14,14 +14,15 @@ import VshTraining
 package struct TrainCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "train", summary: "Adapt the speech model to your voice and microphone (about two minutes of speaking)",
-        arguments: [.values(["status", "reset"])])
+        arguments: [.values(["status", "reset", "learn"])])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
-        case status, reset
+        case status, reset, learn
     }
 
-    @Argument(help: ArgumentHelp("'status' says which model is in use; 'reset' goes back to the stock model.",
-                                 valueName: "status|reset"))
+    @Argument(help: ArgumentHelp("'status' says which model is in use; 'reset' goes back to the stock model; "
+                                 + "'learn' adapts on the commands kept from use now (vsh does it by itself in the background).",
+                                 valueName: "status|reset|learn"))
     var action: Action?
 
     @Option(help: ArgumentHelp(
@@ -53,7 +54,7 @@ package struct TrainCommand: ShellCommand {
             return status(context, takes: takes)
         case .reset:
             return try reset(context)
-        case nil:
+        case .learn, nil:
             break
         }
         guard let voice = session.voice else {
@@ -63,6 +64,7 @@ package struct TrainCommand: ShellCommand {
             throw CommandError("this vsh has no speech model adapter; train needs sphinxtrain (make deps installs it)")
         }
         let training = ModelTraining(store: session.store, adapter: adapter, base: base)
+        if action == .learn { return try learn(context, training: training, takes: takes, voice: voice) }
         let chosen: [TrainingTakes.Take]
         if let from {
             chosen = try Self.importTakes(from: from, into: takes, voice: voice, context: context)
@@ -72,22 +74,25 @@ package struct TrainCommand: ShellCommand {
             guard try record(context, voice: voice, takes: takes) else { return }
             chosen = takes.all()
         }
-        var model = try training.adapt(chosen, progress: context.step)
-        // Both calibrations hear the takes with the model just adapted: each is read once.
+        // Each take is read once, for the check and the calibration.
         let audio = try chosen.map { try Self.samples(of: $0.audioPath, voice: voice) }
-        context.step("Calibrating the confidence on your takes…")
-        if let calibration = try calibrate(context, voice: voice, takes: Array(zip(chosen, audio))) {
-            model.threshold = calibration.threshold
-            model.calibrationTakes = calibration.takes
-        }
-        context.step("Learning how your voice sounds to the adapted model…")
-        let speaker = try session.training?.speakerScores(audio).compactMap { $0 } ?? []
-        model.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
-        model.speakerTakes = model.speakerThreshold == nil ? nil : speaker.count
+        let checked = try check(context, training: training, takes: Array(zip(chosen, audio)))
+        var model = try training.adapt(checked.kept.map(\.take), progress: context.step)
+        model.threshold = checked.threshold
+        model.calibrationTakes = checked.nonCommands
+        model.speakerThreshold = checked.speakerThreshold
+        model.speakerTakes = checked.speakerThreshold == nil ? nil : checked.speakerTakes
+        model.heldOut = checked.figures
+        model.leftOut = checked.leftOut.isEmpty ? nil : checked.leftOut
         try model.write(into: training.modelDirectory)
+        try? HeldOut.report(checked.heard, leftOut: Set(checked.leftOut))
+            .write(toFile: training.modelDirectory + "/" + HeldOut.reportName, atomically: true, encoding: .utf8)
         context.clearStatus()
         context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
             + "'train reset' goes back to the stock model.")
+        if let figures = checked.figures {
+            context.output.line(Self.describe(figures))
+        }
         if model.speakerThreshold != nil, session.settings.speakerCheck {
             context.output.line("Spoken commands must now also sound like you, so other people's speech near the microphone seldom runs one (voice.speaker_check).")
         }
@@ -97,23 +102,113 @@ package struct TrainCommand: ShellCommand {
         }
     }
 
-    /// The threshold for vsh's commands from the takes that are not commands, recognised
-    /// against the commands with the model just adapted (at most 40 of them, for time,
-    /// spread over all: takes sort by phrase, and the first 40 could all be a few words).
-    func calibrate(
-        _ context: CommandContext, voice: AudioServices, takes: [(take: TrainingTakes.Take, samples: [Int16])]
-    ) throws -> (threshold: Double, takes: Int)? {
-        let grammar = VoiceGrammar(registry: context.session.registry)
-        let all = takes.filter { grammar.interpret($0.take.words.split(separator: " ").map(String.init)) == nil }
-        let nonCommands = all.count <= 40 ? all : (0..<40).map { all[$0 * all.count / 40] }
-        guard nonCommands.count >= ThresholdCalibration.fewestTakes else { return nil }
-        let recognizer = try voice.path.recognizer(for: grammar)
-        var confidences: [Double] = []
-        for take in nonCommands {
-            confidences.append(recognizer.recognize(take.samples, start: 0).confidence)
+    /// What the check of the takes found, and the gates set on them.
+    struct Checked {
+        var kept: [(take: TrainingTakes.Take, samples: [Int16])]
+        var leftOut: [String] = []
+        var threshold: Double?
+        var nonCommands: Int?
+        var speakerThreshold: Double?
+        var speakerTakes = 0
+        var figures: HeldOutFigures?
+        /// Every take as it was heard, a line each, for `HeldOut.report`.
+        var heard: [HeldOut.Heard] = []
+    }
+
+    /// Hears every take with a model adapted on the others (`HeldOut`): takes that do not
+    /// say their words are named and left out, and the gates are set on how the rest were
+    /// heard, as the person's new speech will be.
+    func check(
+        _ context: CommandContext, training: ModelTraining, takes: [(take: TrainingTakes.Take, samples: [Int16])]
+    ) throws -> Checked {
+        guard takes.count >= ModelTraining.minimumTakes, let services = context.session.training else {
+            return Checked(kept: takes)  // adapt says why there are too few
         }
+        let grammar = VoiceGrammar(registry: context.session.registry)
+        let heard = try training.heldOut(takes, commands: grammar, hearing: services.hearing) { fold in
+            context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
+        }
+        let scores = heard.compactMap(\.speakerScore)
+        var checked = Checked(kept: [], heard: heard)
+        var kept: [HeldOut.Heard] = []
+        for (i, one) in heard.enumerated() {
+            if let problem = TakeCheck.mismatch(one, scores: scores) {
+                context.clearStatus()
+                context.warn("\(Self.origin(of: one.take)) is left out: \(problem)")
+                checked.leftOut.append(one.take.name)
+            } else {
+                checked.kept.append(takes[i])
+                kept.append(one)
+            }
+        }
+        let nonCommands = kept.filter { grammar.interpret($0.take.words.split(separator: " ").map(String.init)) == nil }
         let configured = context.session.settings.voiceThreshold
-        return (ThresholdCalibration.threshold(nonCommands: confidences, configured: configured), nonCommands.count)
+        if nonCommands.count >= ThresholdCalibration.fewestTakes {
+            checked.threshold = ThresholdCalibration.threshold(
+                nonCommands: nonCommands.map(\.asCommand.confidence), configured: configured)
+            checked.nonCommands = nonCommands.count
+        }
+        let speaker = kept.compactMap(\.speakerScore)
+        checked.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
+        checked.speakerTakes = speaker.count
+        checked.figures = HeldOutFigures.of(
+            kept, threshold: max(configured, checked.threshold ?? configured),
+            speakerThreshold: context.session.settings.speakerCheck ? checked.speakerThreshold : nil,
+            isCommand: { grammar.interpret($0) != nil })
+        return checked
+    }
+
+    /// Where a take came from, for a message: its file in the directory it was read from
+    /// (`train --from`), or the phrase it recorded.
+    static func origin(of take: TrainingTakes.Take) -> String {
+        take.name.hasPrefix("from-") ? "the recording \(take.name.dropFirst(5))" : "the take \(take.name) (\"\(take.words)\")"
+    }
+
+    /// The held-out figures in a sentence.
+    static func describe(_ figures: HeldOutFigures) -> String {
+        var line = String(format: "Heard by models not adapted on them, %.0f%% of your %d takes came out right and %.0f%% wrong",
+                          100 * figures.right, figures.takes, 100 * figures.wrong)
+        if let accepted = figures.nonCommandsAccepted {
+            line += String(format: "; %.0f%% of the %d that are no command would have run one", 100 * accepted, figures.nonCommands)
+        }
+        return line + "."
+    }
+
+    /// A round of learning from use (`LearningRound`), in the foreground; the prompt starts
+    /// the same in the background. One at a time: a second waits for nothing and says so.
+    func learn(_ context: CommandContext, training: ModelTraining, takes: TrainingTakes, voice: AudioServices) throws {
+        let session = context.session
+        let use = AdaptedModel.use(store: session.paths.store, base: session.settings.modelDirectory + "/en-us")
+        guard case .adapted(let model, _) = use else {
+            throw CommandError("the stock model is in use: learning from use goes on from a model adapted to you; run 'train' first")
+        }
+        guard let services = session.training else {
+            throw CommandError("this vsh has no speech model adapter; train needs sphinxtrain (make deps installs it)")
+        }
+        guard let lock = LearningLock(directory: takes.directory) else {
+            return context.output.line("The model is being adapted on your commands already (by another vsh); nothing more to do now.")
+        }
+        defer { lock.release() }
+        let round = LearningRound(
+            training: training, takes: takes, commands: VoiceGrammar(registry: session.registry),
+            threshold: AdaptedModel.commandThreshold(configured: session.settings.voiceThreshold, use: use),
+            hearing: services.hearing)
+        let unlearned = LearningRound.unlearned(takes, model: model).count
+        guard let check = try round.run(
+            model: model, read: { try Self.samples(of: $0.audioPath, voice: voice) }, progress: context.step) else {
+            context.clearStatus()
+            return context.output.line("\(unlearned) of your commands \(unlearned == 1 ? "is" : "are") kept from use and not yet learnt; "
+                + "learning needs \(LearningRound.fewestTakes).")
+        }
+        context.clearStatus()
+        context.output.line(Self.describe(check))
+    }
+
+    /// The last round of learning from use in a sentence.
+    static func describe(_ check: LearningRound.Check) -> String {
+        String(format: "Checked on %d of your commands it was not adapted on: the model in use heard %.0f%% right, the one adapted on your newer commands %.0f%%; ",
+               check.takes, 100 * check.before, 100 * check.after)
+            + (check.replaced ? "the new one is in use ('undo' brings back the one before)." : "the model in use stays.")
     }
 
     /// The takes of this store, sealed while it encrypts audio.
@@ -152,7 +247,18 @@ package struct TrainCommand: ShellCommand {
         let kept = takes.all()
         let script = Self.script(session)
         let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
-        context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases) in \(takes.directory).")
+        let fromUse = takes.fromUse().count
+        context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases"
+            + (fromUse > 0 ? ", \(fromUse) from use" : "") + ") in \(takes.directory).")
+        if case .adapted(let model, _) = AdaptedModel.use(store: session.paths.store, base: base) {
+            if let figures = model.heldOut { context.output.line(Self.describe(figures)) }
+            let learning = session.settings.learnFromUse && session.settings.speakerCheck
+            context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use and voice.speaker_check must both be on)")
+                + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(takes, model: model).count) kept and not yet learnt.")
+            if let check = LearningRound.lastCheck(takes) {
+                context.output.line("Last round (\(check.date.prefix(10))): " + Self.describe(check))
+            }
+        }
     }
 
     /// `train status --json`: what `status` says, as one object (FORMAT.md, "JSON output").

@@ -1,0 +1,181 @@
+import Foundation
+import VshCore
+import VshVoice
+
+/// Calibration on speech the model was not adapted on. A model hears the takes it was
+/// adapted on better than anything the person says later (it learnt those very sounds),
+/// so gates set on them turn the person's new speech away. The takes are split into
+/// `folds`; a model adapted on the other folds hears each one, so every take is heard by
+/// a model that never heard it. The gates are set on those hearings, takes that do not
+/// say their words are found there, and the model put in use is adapted on all the
+/// takes that passed.
+package enum HeldOut {
+    /// Three models of two thirds of the takes each: each hears a third. More folds hear
+    /// with models nearer the final one and cost an adaptation each.
+    package static let folds = 3
+
+    /// A take as a model that was not adapted on it hears it.
+    package struct Heard: Sendable {
+        package var take: TrainingTakes.Take
+        /// Against vsh's commands: for the confidence threshold.
+        package var asCommand: Recognition
+        /// Against the takes' own phrases: whether it says its words.
+        package var asPhrase: Recognition
+        package var speakerScore: Double?
+
+        package init(take: TrainingTakes.Take, asCommand: Recognition, asPhrase: Recognition, speakerScore: Double?) {
+            self.take = take
+            self.asCommand = asCommand
+            self.asPhrase = asPhrase
+            self.speakerScore = speakerScore
+        }
+
+        /// Heard as its own words.
+        package var saysItsWords: Bool { asPhrase.text == take.words }
+    }
+
+    /// The file in the adapted model's directory that lists how each take was heard.
+    package static let reportName = "held-out.tsv"
+
+    /// How each take was heard, a tab-separated line each: its name, its words, what it
+    /// was heard as against the takes' phrases and against vsh's commands (each with its
+    /// confidence), its speaker score, and whether it was left out.
+    package static func report(_ heard: [Heard], leftOut: Set<String>) -> String {
+        var lines = ["take\twords\theard\tconfidence\tas_command\tcommand_confidence\tspeaker_score\tleft_out"]
+        for h in heard {
+            lines.append([
+                h.take.name, h.take.words, h.asPhrase.text, String(format: "%.3f", h.asPhrase.confidence),
+                h.asCommand.text, String(format: "%.3f", h.asCommand.confidence),
+                h.speakerScore.map { String(format: "%.3f", $0) } ?? "", leftOut.contains(h.take.name) ? "yes" : "",
+            ].joined(separator: "\t"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The fold take `index` is left out of: every third take, so that each fold holds
+    /// every kind of phrase (takes are sorted by name, and names follow the phrases).
+    package static func fold(of index: Int) -> Int { index % folds }
+
+    /// The takes' phrases as one grammar, each its own command.
+    package static func phraseGrammar(_ takes: [TrainingTakes.Take]) throws -> JSGFGrammar {
+        try phraseGrammar(phrases: takes.map(\.words))
+    }
+
+    /// `phrases` as one grammar, each its own command.
+    package static func phraseGrammar(phrases: [String]) throws -> JSGFGrammar {
+        let phrases = Set(phrases).sorted()
+        return try JSGFGrammar(
+            text: "#JSGF V1.0;\ngrammar takes;\npublic <take> = " + phrases.joined(separator: "\n    | ") + ";\n",
+            file: "the takes' phrases")
+    }
+
+    /// Adapts one model per fold on the other folds' takes, in directories under `work`
+    /// (removed after), and hears the fold's takes with it. `progress` is told each fold
+    /// as it starts. Returns the hearings in the order of `takes`.
+    package static func hear(
+        _ takes: [(take: TrainingTakes.Take, samples: [Int16])], adapter: ModelAdapter, base: String, work: String,
+        commands: CommandGrammar, hearing: (_ directory: String, _ grammar: CommandGrammar) throws -> Hearing,
+        progress: (Int) -> Void
+    ) throws -> [Heard] {
+        let phrases = try phraseGrammar(takes.map(\.take))
+        var heard = [Heard?](repeating: nil, count: takes.count)
+        for part in 0..<folds {
+            progress(part)
+            let left = takes.indices.filter { fold(of: $0) == part }
+            let kept = takes.indices.filter { fold(of: $0) != part }.map { takes[$0].take }
+            guard !left.isEmpty else { continue }
+            let directory = work + "/fold-\(part)"
+            try? FileManager.default.removeItem(atPath: directory)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            _ = try adapter.adapt(kept, base: base, into: directory, progress: { _ in })
+            let command = try hearing(directory, commands)
+            let phrase = try hearing(directory, phrases)
+            for i in left {
+                let samples = takes[i].samples
+                heard[i] = Heard(take: takes[i].take, asCommand: command.recognize(samples),
+                                 asPhrase: phrase.recognize(samples), speakerScore: command.speakerScore(samples))
+            }
+        }
+        return heard.compactMap { $0 }
+    }
+}
+
+extension TakeCheck {
+    /// A take heard as another phrase of the takes at least this sure is taken to say
+    /// that phrase: its text names the wrong words.
+    package static let otherPhraseConfidence = 0.8
+    /// A take whose speaker score lies this far (nats a frame) under the takes' median,
+    /// and `otherVoiceSpread` times their median absolute deviation, is taken to be
+    /// another voice: a voice the model fits closely (a synthetic one) spreads its scores
+    /// wider.
+    package static let otherVoiceGap = 1.5
+    package static let otherVoiceSpread = 4.0
+
+    /// The speaker score under which a take is another voice than `scores`' (nil with too
+    /// few scores to say).
+    package static func voiceFloor(_ scores: [Double]) -> Double? {
+        guard scores.count >= SpeakerCalibration.fewestTakes else { return nil }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let middle = median(scores)
+        let spread = median(scores.map { abs($0 - middle) })
+        return middle - max(otherVoiceGap, otherVoiceSpread * spread)
+    }
+
+    /// The other phrase a take of `words` was heard as surely (`otherPhraseConfidence`),
+    /// recognised against the phrases; nil when it was heard as its own words, or not surely.
+    package static func otherPhrase(_ heard: Recognition, words: String) -> String? {
+        let other = heard.text
+        return !other.isEmpty && other != words && heard.confidence >= otherPhraseConfidence ? other : nil
+    }
+
+    /// Why a take, heard by a model not adapted on it, seems not to be what its text says,
+    /// or nil. `scores` are the takes' speaker scores. A take the model merely failed to
+    /// hear right is no mismatch: those are the sounds adaptation must learn.
+    package static func mismatch(_ heard: HeldOut.Heard, scores: [Double]) -> String? {
+        if let other = otherPhrase(heard.asPhrase, words: heard.take.words) {
+            return "it sounds like \"\(other)\", not \"\(heard.take.words)\": correct its .txt, or record it again"
+        }
+        if let score = heard.speakerScore, let floor = voiceFloor(scores), score < floor {
+            let median = scores.sorted()[scores.count / 2]
+            return String(format: "it sounds like another voice than the other takes (speaker score %.2f, theirs %.2f): record it again yourself",
+                          score, median)
+        }
+        return nil
+    }
+}
+
+/// What the held-out hearings say of the person's speech with the gates set on them.
+package struct HeldOutFigures: Codable, Sendable, Equatable {
+    /// Takes heard by a model not adapted on them.
+    package var takes: Int
+    /// Share of takes heard as their own phrase and passing the gates (confidence and speaker).
+    package var right: Double
+    /// Share heard as another phrase that passed the gates.
+    package var wrong: Double
+    /// Share of the takes that are no command which would run one at the threshold set.
+    package var nonCommandsAccepted: Double?
+    /// How many of the takes were no command.
+    package var nonCommands: Int
+
+    /// The figures of `heard` at `threshold`, with `speakerThreshold` when the check is on.
+    package static func of(
+        _ heard: [HeldOut.Heard], threshold: Double, speakerThreshold: Double?, isCommand: ([String]) -> Bool
+    ) -> HeldOutFigures {
+        func passes(_ r: Recognition, _ score: Double?) -> Bool {
+            // Everyday words heard instead of a phrase have confidence 0 (`Confidence`).
+            guard !r.words.isEmpty, r.confidence >= threshold else { return false }
+            guard let floor = speakerThreshold else { return true }
+            return (score ?? -.infinity) >= floor
+        }
+        let n = Double(max(1, heard.count))
+        let right = heard.filter { $0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
+        let wrong = heard.filter { !$0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
+        let nonCommands = heard.filter { !isCommand($0.take.words.split(separator: " ").map(String.init)) }
+        let accepted = nonCommands.filter { passes($0.asCommand, $0.speakerScore) }.count
+        return HeldOutFigures(
+            takes: heard.count, right: Double(right) / n, wrong: Double(wrong) / n,
+            nonCommandsAccepted: nonCommands.isEmpty ? nil : Double(accepted) / Double(nonCommands.count),
+            nonCommands: nonCommands.count)
+    }
+}

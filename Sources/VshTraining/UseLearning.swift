@@ -1,0 +1,210 @@
+import Foundation
+import VshCore
+import VshStore
+import VshVoice
+
+/// Learning from use: a spoken command that ran, was heard clearly and was not undone is
+/// kept as a take (its clip is in the history already), and once enough new ones are kept
+/// the model is adapted again on them in the background (`LearningRound`). Only while a
+/// model adapted to the person is in use with the speaker check on: what it learns must
+/// be the person's own voice.
+package final class UseLearning {
+    /// A command heard at least this surely: one heard less surely may be the wrong words.
+    package static let clearConfidence = 0.9
+    /// New takes from use that start a round of learning (`LearningRound`).
+    package static let every = 20
+    /// Take names of commands kept from use: `use-` and the clip's name, which sorts by time.
+    package static let prefix = "use-"
+
+    let takes: TrainingTakes
+    /// Whether to learn now (an adapted model with the speaker check in use, and
+    /// `voice.learn_from_use` on).
+    let isActive: () -> Bool
+    /// How many takes from use the model in use has not been adapted on.
+    let unlearned: () -> Int
+    /// Starts a round of learning in the background; the prompt does not wait for it.
+    let startRound: () -> Void
+    /// The last spoken command, kept when the next line does not undo it.
+    private var pending: (clip: String, words: String)?
+
+    package init(takes: TrainingTakes, isActive: @escaping () -> Bool, unlearned: @escaping () -> Int,
+                 startRound: @escaping () -> Void) {
+        self.takes = takes
+        self.isActive = isActive
+        self.unlearned = unlearned
+        self.startRound = startRound
+    }
+
+    /// After each line at the prompt: `spoken` when it was heard, and whether it ran.
+    package func ran(line: String, spoken: SpokenLine?, succeeded: Bool) {
+        let undoes = line.split(separator: " ").first.map { $0 == "undo" } ?? false
+        if let kept = pending, !undoes { keep(kept) }
+        pending = nil
+        guard let spoken, succeeded, spoken.settled == nil, spoken.confidence >= Self.clearConfidence,
+              let clip = spoken.clip, !spoken.heard.isEmpty, isActive() else { return }
+        pending = (clip, spoken.heard)
+    }
+
+    /// At the end of the session: the last command was not undone.
+    package func finish() {
+        if let kept = pending { keep(kept) }
+        pending = nil
+    }
+
+    /// Copies the clip (sealed as it is, when the store encrypts) and its words into the
+    /// takes; starts a round once `every` are new. A clip that cannot be copied is no take.
+    private func keep(_ kept: (clip: String, words: String)) {
+        guard let audio = FileManager.default.contents(atPath: kept.clip) else { return }
+        let name = Self.prefix + ((kept.clip as NSString).lastPathComponent as NSString).deletingPathExtension
+        do {
+            try takes.save(sealedWAV: audio, words: kept.words, name: name)
+        } catch {
+            return
+        }
+        // A round at each `every` new takes: one that kept the model in use is not run
+        // again at every take after it.
+        let waiting = unlearned()
+        if waiting >= Self.every, waiting % Self.every == 0 { startRound() }
+    }
+}
+
+extension TrainingTakes {
+    /// Writes a take from audio already in the store's form (a WAV, sealed while the store
+    /// encrypts: a history clip), the words last.
+    package func save(sealedWAV audio: Data, words: String, name: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try AtomicFile.write(audio, to: directory + "/" + name + ".wav")
+        try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")
+    }
+
+    /// The takes kept from use (`UseLearning`), oldest first.
+    package func fromUse() -> [Take] { all().filter { $0.name.hasPrefix(UseLearning.prefix) } }
+}
+
+/// One round of learning from use: the takes from use the model has not been adapted on
+/// are split in two, alternately by time. A candidate model is adapted on what the model
+/// in use was adapted on and the first half; both models hear the second half, which
+/// neither was adapted on; the candidate replaces the model in use only when it hears
+/// those commands at least as well. What was checked is what is put in use.
+package struct LearningRound {
+    /// Fewer new takes than this say too little to check a model with.
+    package static let fewestTakes = 10
+
+    /// What the last round found (`train status`), kept in the takes' directory.
+    package struct Check: Codable, Sendable, Equatable {
+        package var date: String
+        /// Takes from use heard by both models, and the share each heard right.
+        package var takes: Int
+        package var before: Double
+        package var after: Double
+        package var replaced: Bool
+    }
+
+    package static let checkName = ".learning.json"
+
+    let training: ModelTraining
+    let takes: TrainingTakes
+    /// How a model hears speech (`TrainingServices.hearing`).
+    let hearing: (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing
+    let commands: CommandGrammar
+    let threshold: Double
+
+    package init(
+        training: ModelTraining, takes: TrainingTakes, commands: CommandGrammar, threshold: Double,
+        hearing: @escaping (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing
+    ) {
+        self.training = training
+        self.takes = takes
+        self.commands = commands
+        self.threshold = threshold
+        self.hearing = hearing
+    }
+
+    /// The takes from use `model` was not adapted on.
+    package static func unlearned(_ takes: TrainingTakes, model: AdaptedModel) -> [TrainingTakes.Take] {
+        let learned = Set(model.learnedFromUse ?? [])
+        return takes.fromUse().filter { !learned.contains($0.name) }
+    }
+
+    /// The last round's check, if any.
+    package static func lastCheck(_ takes: TrainingTakes) -> Check? {
+        FileManager.default.contents(atPath: takes.directory + "/" + checkName)
+            .flatMap { try? JSONDecoder().decode(Check.self, from: $0) }
+    }
+
+    /// Runs the round against `model`, the adapted model in use; `read` gives a take's
+    /// audio. Returns the check, or nil when too few new takes are there to check with.
+    package func run(
+        model: AdaptedModel, read: (TrainingTakes.Take) throws -> [Int16], progress: (String) -> Void
+    ) throws -> Check? {
+        let new = Self.unlearned(takes, model: model)
+        guard new.count >= Self.fewestTakes else { return nil }
+        let learn = new.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let check = new.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        let learned = Set(model.learnedFromUse ?? [])
+        let adaptedOn = takes.all().filter {
+            !$0.name.hasPrefix(UseLearning.prefix) ? !(model.leftOut ?? []).contains($0.name) : learned.contains($0.name)
+        }
+        let audio = try check.map(read)
+        progress("Adapting on \(learn.count) of your \(new.count) new commands…")
+        let candidate = try training.candidate(adaptedOn + learn)
+        defer { try? FileManager.default.removeItem(atPath: candidate.directory) }
+        progress("Checking it on the other \(check.count)…")
+        let before = try share(right: check, audio, heardBy: training.modelDirectory)
+        let after = try share(right: check, audio, heardBy: candidate.directory)
+        let result = Check(date: ISO8601DateFormatter().string(from: Date()), takes: check.count,
+                           before: before, after: after, replaced: after >= before)
+        if result.replaced {
+            var next = candidate.model
+            // The gates were set on how models not adapted on the takes heard them; the
+            // person's commands score higher with each round, so they stay where they were.
+            next.threshold = model.threshold
+            next.calibrationTakes = model.calibrationTakes
+            next.speakerThreshold = model.speakerThreshold
+            next.speakerTakes = model.speakerTakes
+            next.heldOut = model.heldOut
+            next.leftOut = model.leftOut
+            next.learnedFromUse = (model.learnedFromUse ?? []) + learn.map(\.name)
+            try next.write(into: candidate.directory)
+            try training.putInPlace(candidate.directory)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(result), to: takes.directory + "/" + Self.checkName)
+        return result
+    }
+
+    /// The share of `takes` the model in `directory` hears as their own command, at the threshold.
+    func share(right takes: [TrainingTakes.Take], _ audio: [[Int16]], heardBy directory: String) throws -> Double {
+        let ear = try hearing(directory, training.base, commands)
+        let right = zip(takes, audio).filter { take, samples in
+            let heard = ear.recognize(samples)
+            return heard.text == take.words && heard.confidence >= threshold
+        }.count
+        return Double(right) / Double(max(1, takes.count))
+    }
+}
+
+/// One round of learning at a time, across processes: an exclusive `flock` on a file in
+/// the takes' directory, released when the holder ends, however it ends.
+package final class LearningLock {
+    private let fd: Int32
+
+    /// Nil when another process holds it.
+    package init?(directory: String) {
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        fd = open(directory + "/.learning.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    package func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

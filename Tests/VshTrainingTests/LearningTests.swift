@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import VshCore
+import VshStore
+import VshVoice
+import VshTestSupport
+import VshTraining
+
+/// A model that knows the takes it was adapted on: the adapter writes their names into
+/// the model's directory, and `ear` hears with them. Each take's audio is one sample, its
+/// number, so a hearing can tell which take it got.
+final class FakeAdapter: ModelAdapter {
+    var adapted: [[String]] = []
+
+    func adapt(_ takes: [TrainingTakes.Take], base: String, into directory: String, progress: (String) -> Void) throws -> AdaptedModel {
+        adapted.append(takes.map(\.name))
+        for name in AdaptedModel.modelFiles + ["sendump"] {
+            FileManager.default.createFile(atPath: directory + "/" + name, contents: Data())
+        }
+        try takes.map(\.name).joined(separator: "\n").write(toFile: directory + "/takes", atomically: true, encoding: .utf8)
+        return AdaptedModel(base: base, takes: takes.count, seconds: Double(takes.count), recipe: "fake")
+    }
+
+    /// The names of the takes the model in `directory` was adapted on.
+    static func takes(in directory: String) -> Set<String> {
+        Set(((try? String(contentsOfFile: directory + "/takes", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
+    }
+}
+
+@Suite struct LearningTests {
+    /// `count` takes named `NAME-00`… saying `words(i)`, each one sample long: its number.
+    static func takes(_ takes: TrainingTakes, _ count: Int, prefix: String, from first: Int = 0,
+                      words: (Int) -> String) throws -> [(take: TrainingTakes.Take, samples: [Int16])] {
+        try (first..<first + count).map { i in
+            let samples = [Int16(i)]
+            return (try takes.save(samples, words: words(i), name: String(format: "%@%03d", prefix, i)), samples)
+        }
+    }
+
+    static func recognition(_ text: String, _ confidence: Double) -> Recognition {
+        Recognition(words: text.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: 0.5, confidence: 1) },
+                    confidence: confidence)
+    }
+
+    @Test func eachTakeIsHeardByAModelNotAdaptedOnItAndMismatchesAreNamed() throws {
+        let dir = TempDirectory("held-out")
+        defer { dir.remove() }
+        let takes = TrainingTakes(store: dir.path)
+        let all = try Self.takes(takes, 12, prefix: "t", words: { ["one", "two", "three"][$0 % 3] })
+        let adapter = FakeAdapter()
+        var heardBy: [Int: Set<String>] = [:]
+        let heard = try HeldOut.hear(
+            all, adapter: adapter, base: "/stock", work: dir.file("work"), commands: try HeldOut.phraseGrammar(all.map(\.take)),
+            hearing: { directory, _ in
+                let known = FakeAdapter.takes(in: directory)
+                return Hearing(recognize: { samples in
+                    let i = Int(samples[0])
+                    heardBy[i] = known
+                    // Take 4's text is "two" and it sounds like "three"; take 7 is another voice.
+                    return Self.recognition(i == 4 ? "three" : all[i].take.words, 0.95)
+                }, speakerScore: { samples in Int(samples[0]) == 7 ? -2.5 : 0.4 })
+            }, progress: { _ in })
+        #expect(adapter.adapted.count == HeldOut.folds)
+        #expect(heard.map(\.take) == all.map(\.take))
+        // No take was heard by a model adapted on it, and every take was heard.
+        for i in all.indices {
+            let known = try #require(heardBy[i])
+            #expect(!known.contains(all[i].take.name))
+            #expect(known.count == all.count - all.indices.filter { HeldOut.fold(of: $0) == HeldOut.fold(of: i) }.count)
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("work/fold-0")), "the fold models are removed")
+        let scores = heard.compactMap(\.speakerScore)
+        let problems = heard.map { TakeCheck.mismatch($0, scores: scores) }
+        #expect(problems[4]?.contains("sounds like \"three\", not \"two\"") == true, "\(problems)")
+        #expect(problems[7]?.contains("another voice") == true, "\(problems)")
+        #expect(problems.compactMap { $0 }.count == 2)
+        // A take the model merely failed to hear (everyday words, confidence 0) is kept: it
+        // holds the sounds adaptation must learn.
+        var missed = heard[0]
+        missed.asPhrase = Self.recognition("during", 0)
+        #expect(TakeCheck.mismatch(missed, scores: scores) == nil)
+        // A voice the model fits closely spreads its scores wide: the floor follows them.
+        #expect(TakeCheck.voiceFloor([0.4, 0.5, 0.3, 0.4, 0.6, 0.4, 0.2, 0.5, 0.4, 0.3]) == 0.4 - TakeCheck.otherVoiceGap)
+        #expect(TakeCheck.voiceFloor([7.9, 7.4, 8.9, 6.4, 7.8, 7.6, 6.7, 6.9, 7.7, 5.2, 6.2, 8.6])! < 5.0)
+        #expect(TakeCheck.voiceFloor([0.4, 0.5]) == nil, "too few to say")
+    }
+
+    @Test func theFiguresCountTheGatesAsTheyWillBe() {
+        let take = TrainingTakes.Take(name: "a", audioPath: "/a.wav", words: "one")
+        func heard(_ phrase: String, _ p: Double, command: String = "", _ c: Double = 0, score: Double? = 0.5) -> HeldOut.Heard {
+            HeldOut.Heard(take: take, asCommand: Self.recognition(command, c), asPhrase: Self.recognition(phrase, p), speakerScore: score)
+        }
+        let all = [heard("one", 0.9), heard("one", 0.3), heard("nine", 0.8), heard("one", 0.9, score: -1),
+                   heard("one", 0.9, command: "show one", 0.7)]
+        let figures = HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: 0, isCommand: { _ in false })
+        #expect(figures.takes == 5)
+        #expect(figures.right == 0.4)  // the first and the last; the 4th is not their voice
+        #expect(figures.wrong == 0.2)
+        #expect(figures.nonCommandsAccepted == 0.2)
+        #expect(HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: nil, isCommand: { _ in false }).right == 0.6)
+    }
+
+    @Test func clearCommandsThatRanAreKeptUnlessUndone() throws {
+        let dir = TempDirectory("use")
+        defer { dir.remove() }
+        let takes = TrainingTakes(store: dir.path)
+        var active = true
+        var rounds = 0
+        let learning = UseLearning(
+            takes: takes, isActive: { active }, unlearned: { takes.fromUse().count }, startRound: { rounds += 1 })
+        var clipNumber = 0
+        func spoken(_ heard: String, _ confidence: Double, settled: String? = nil) -> SpokenLine {
+            clipNumber += 1
+            let clip = dir.file(String(format: "clips/2026%04d.wav", clipNumber))
+            dir.write("RIFF", to: String(format: "clips/2026%04d.wav", clipNumber))
+            return SpokenLine(line: heard, heard: heard, confidence: confidence, clip: clip, settled: settled)
+        }
+        learning.ran(line: "list", spoken: spoken("list", 0.97), succeeded: true)
+        learning.ran(line: "show 1", spoken: spoken("show one", 0.95), succeeded: true)  // keeps "list"
+        learning.ran(line: "undo", spoken: nil, succeeded: true)  // "show one" was undone
+        learning.ran(line: "play 2", spoken: spoken("play two", 0.6), succeeded: true)  // not clear
+        learning.ran(line: "delete 1", spoken: spoken("delete one", 0.99, settled: "confirmed"), succeeded: true)  // vsh doubted
+        learning.ran(line: "show 9", spoken: spoken("show nine", 0.99), succeeded: false)  // failed
+        learning.ran(line: "list", spoken: nil, succeeded: true)  // typed
+        active = false
+        learning.ran(line: "trash", spoken: spoken("trash", 0.99), succeeded: true)  // not learning now
+        active = true
+        learning.ran(line: "save", spoken: spoken("save", 0.99), succeeded: true)
+        learning.finish()  // the last is kept at the end
+        #expect(takes.fromUse().map(\.words) == ["list", "save"])
+        #expect(takes.fromUse().allSatisfy { $0.name.hasPrefix(UseLearning.prefix) })
+        #expect(FileManager.default.contents(atPath: takes.fromUse()[0].audioPath) == Data("RIFF".utf8), "the clip as it was")
+        #expect(rounds == 0)
+
+        // A round starts at each `every` new takes, not at each take after.
+        for i in 0..<(UseLearning.every + 3) {
+            learning.ran(line: "list", spoken: spoken("list \(i)", 0.99), succeeded: true)
+        }
+        learning.finish()
+        #expect(rounds == 1)
+    }
+
+    @Test func aRoundPutsTheNewModelInUseOnlyWhenItHearsTheHeldOutCommandsAsWell() throws {
+        for improves in [true, false] {
+            let dir = TempDirectory("round")
+            defer { dir.remove() }
+            let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+            try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+            let takes = TrainingTakes(store: store.directory)
+            let adapter = FakeAdapter()
+            let training = ModelTraining(store: store, adapter: adapter, base: "/stock")
+            let trained = try Self.takes(takes, 12, prefix: "", words: { _ in "one two three" })
+            var model = try training.adapt(trained.map(\.take), progress: { _ in })
+            model.threshold = 0.6
+            model.speakerThreshold = 0.1
+            try model.write(into: training.modelDirectory)
+            let used = try Self.takes(takes, 12, prefix: UseLearning.prefix, from: 100, words: { "show \($0 - 99)" })
+            #expect(LearningRound.unlearned(takes, model: model).count == 12)
+
+            // The model in use hears half of the commands; a model adapted on commands from
+            // use hears all of them, or none.
+            let round = LearningRound(
+                training: training, takes: takes, commands: try HeldOut.phraseGrammar(used.map(\.take)), threshold: 0.5,
+                hearing: { directory, _, _ in
+                    let fromUse = FakeAdapter.takes(in: directory).contains { $0.hasPrefix(UseLearning.prefix) }
+                    return Hearing(recognize: { samples in
+                        let i = Int(samples[0])
+                        let right = fromUse ? improves : i % 4 == 1
+                        return Self.recognition(right ? "show \(i - 99)" : "list", 0.9)
+                    }, speakerScore: { _ in 0.5 })
+                })
+            let check = try #require(try round.run(
+                model: model, read: { take in used.first { $0.take == take }!.samples }, progress: { _ in }))
+            #expect(check.takes == 6)
+            #expect(check.before == 0.5)
+            #expect(check.after == (improves ? 1 : 0))
+            #expect(check.replaced == improves)
+            // The candidate was adapted on what the model was, and every other new command.
+            let candidate = try #require(adapter.adapted.last)
+            #expect(candidate == trained.map(\.take.name) + used.enumerated().filter { $0.offset % 2 == 0 }.map(\.element.take.name))
+            guard case .adapted(let inUse, _) = AdaptedModel.use(store: store.directory, base: "/stock") else {
+                Issue.record("no adapted model in use")
+                continue
+            }
+            if improves {
+                #expect(inUse.learnedFromUse?.count == 6)
+                #expect(inUse.threshold == 0.6 && inUse.speakerThreshold == 0.1, "the gates stay")
+                #expect(LearningRound.unlearned(takes, model: inUse).count == 6)
+                #expect(store.trash().contains { $0.directories == [TrainingTakes.modelName] }, "undo brings back the one before")
+            } else {
+                #expect(inUse == model, "the model in use stays")
+            }
+            #expect(LearningRound.lastCheck(takes) == check)
+            #expect(!((try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []).contains { $0.hasPrefix(".model-new") })
+        }
+    }
+
+    @Test func tooFewNewCommandsMakeNoRound() throws {
+        let dir = TempDirectory("round")
+        defer { dir.remove() }
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        let takes = TrainingTakes(store: store.directory)
+        let adapter = FakeAdapter()
+        let training = ModelTraining(store: store, adapter: adapter, base: "/stock")
+        let model = try training.adapt(try Self.takes(takes, 10, prefix: "", words: { _ in "one" }).map(\.take), progress: { _ in })
+        _ = try Self.takes(takes, LearningRound.fewestTakes - 1, prefix: UseLearning.prefix, words: { _ in "list" })
+        let round = LearningRound(training: training, takes: takes, commands: try HeldOut.phraseGrammar(takes.all()),
+                                  threshold: 0.5, hearing: { _, _, _ in Issue.record("no model is heard"); throw CommandError("no") })
+        #expect(try round.run(model: model, read: { _ in [] }, progress: { _ in }) == nil)
+        #expect(adapter.adapted.count == 1)
+        // One round at a time, across processes.
+        let lock = try #require(LearningLock(directory: takes.directory))
+        #expect(LearningLock(directory: takes.directory) == nil)
+        lock.release()
+        #expect(LearningLock(directory: takes.directory) != nil)
+    }
+}
