@@ -292,6 +292,29 @@ package struct TrainCommand: ShellCommand {
                     json.field("calibration_takes", integer: model.calibrationTakes)
                     json.field("speaker_check", session.settings.speakerCheck && model.speakerThreshold != nil)
                     json.field("speaker_threshold", model.speakerThreshold)
+                    if let figures = model.heldOut {
+                        json.key("held_out")
+                        json.object { json in
+                            json.field("takes", integer: figures.takes)
+                            json.field("right", figures.right)
+                            json.field("wrong", figures.wrong)
+                            json.field("non_commands_accepted", figures.nonCommandsAccepted)
+                            json.field("non_commands", integer: figures.nonCommands)
+                        }
+                    }
+                    json.field("left_out", strings: model.leftOut ?? [])
+                    json.field("learned_from_use", integer: (model.learnedFromUse ?? []).count)
+                    json.field("unlearned", integer: LearningRound.unlearned(takes, model: model).count)
+                    if let check = LearningRound.lastCheck(takes) {
+                        json.key("last_learning")
+                        json.object { json in
+                            json.field("date", check.date)
+                            json.field("takes", integer: check.takes)
+                            json.field("before", check.before)
+                            json.field("after", check.after)
+                            json.field("replaced", check.replaced)
+                        }
+                    }
                 }
                 json.field("takes_kept", integer: kept.count)
                 json.field("phrases_recorded", integer: recorded)
