@@ -183,9 +183,7 @@ package struct VshMain: ParsableCommand {
         }
 
         let history = CommandHistory(path: paths.historyFile, limit: settings.historySize)
-        if history.skippedLines > 0 {
-            stderr.line("warning: \(paths.historyFile): skipped \(history.skippedLines) unreadable line(s)")
-        }
+        if let problem = history.problem { stderr.line("warning: \(problem)") }
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
         let problems = session.loadCommandFiles().problems
         for problem in problems { stderr.line(problem.report) }
