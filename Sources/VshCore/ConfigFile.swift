@@ -8,13 +8,11 @@ package enum ConfigFile {
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
     /// and the setting keeps its previous value.
     package static func apply(path: String, to settings: inout Settings) -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
+        if isDirectory.boolValue { return ["\(path): is a directory, not a settings file; move it aside; using defaults"] }
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            return [isDirectory.boolValue
-                ? "\(path): is a directory, not a settings file; move it aside; using defaults"
-                : "\(path): cannot read the file (check its permissions); using defaults"]
+            return ["\(path): cannot read the file (check its permissions); using defaults"]
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return ["\(path): is not UTF-8 text, so no setting in it was read; save it as UTF-8 TOML, or remove it; using defaults"]
