@@ -60,11 +60,18 @@ struct ListenSubcommand: ParsableCommand {
             out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
         let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: reader.grammar.isFinal)
+        var heard = false
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
+            heard = true
             let verdict = reader.decide(u)
             out.line(json ? Self.json(u, verdict, decidedAt: paced?.now) : Self.text(u, verdict))
             return true
+        }
+        if !heard {
+            // Nothing printed is no answer: say why, as transcribe does (status stays 0,
+            // the file was read; stdout stays one object per utterance for --json).
+            FileDescriptorSink.standardError.line("\(from): no speech was found")
         }
     }
 
