@@ -95,7 +95,7 @@ struct ListenSubcommand: ParsableCommand {
         checkWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
         let registry = app.registry()
         // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
-        // command listening.
+        // command listening; `delete` only where the store keeps a numbered listing.
         let session = Session(
             registry: registry, settings: app.settings, paths: app.paths,
             history: CommandHistory(path: app.paths.historyFile, limit: 0))
