@@ -18,7 +18,7 @@ struct ListenSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg, MP3 or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var from: String
 
     @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early, decision (run, confirm, choose, answer, wake, ignore) and what stopped it.")
