@@ -128,7 +128,8 @@ let package = Package(
         // the command-file language: parse, check, build, run
         .testTarget(name: "VshCommandFilesTests", dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
         // the real adapters: libsndfile, SpeexDSP, ALSA's file PCM, PocketSphinx on real recordings
-        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        // CSndFile: the MP3 test writes its file with libsndfile (sox here cannot write MP3)
+        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport", "CSndFile"]),
         // slow: the built binary, as a person or a script meets it (pty, tmux, files)
         .testTarget(name: "VshEndToEndTests", dependencies: ["VshTraining", "VshCore", "VshTestSupport"]),
     ]

@@ -18,7 +18,7 @@ struct ListenSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("Audio file: WAV, FLAC, Ogg, MP3 or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var from: String
 
     @Flag(help: "One JSON object per utterance: text, command, confidence, start, end, latency, alternatives, features, early, decision (run, confirm, choose, answer, wake, ignore) and what stopped it.")
@@ -60,11 +60,18 @@ struct ListenSubcommand: ParsableCommand {
             out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
         let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: reader.grammar.isFinal)
+        var heard = false
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
+            heard = true
             let verdict = reader.decide(u)
             out.line(json ? Self.json(u, verdict, decidedAt: paced?.now) : Self.text(u, verdict))
             return true
+        }
+        if !heard {
+            // Nothing printed is no answer: say why, as transcribe does (status stays 0,
+            // the file was read; stdout stays one object per utterance for --json).
+            FileDescriptorSink.standardError.line("\(from): no speech was found")
         }
     }
 
@@ -88,7 +95,7 @@ struct ListenSubcommand: ParsableCommand {
         checkWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
         let registry = app.registry()
         // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
-        // command listening.
+        // command listening; `delete` only where the store keeps a numbered listing.
         let session = Session(
             registry: registry, settings: app.settings, paths: app.paths,
             history: CommandHistory(path: app.paths.historyFile, limit: 0))

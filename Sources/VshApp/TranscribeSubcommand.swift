@@ -15,7 +15,7 @@ struct TranscribeSubcommand: ParsableCommand {
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
 
-    @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Audio files: WAV, FLAC, Ogg, MP3 or 16 kHz 16-bit .raw.", valueName: "file"), completion: .file())
     var files: [String]
 
     @Flag(help: "One JSON object per utterance: file, text, start, end, confidence, words.")

@@ -183,9 +183,7 @@ package struct VshMain: ParsableCommand {
         }
 
         let history = CommandHistory(path: paths.historyFile, limit: settings.historySize)
-        if history.skippedLines > 0 {
-            stderr.line("warning: \(paths.historyFile): skipped \(history.skippedLines) unreadable line(s)")
-        }
+        if let problem = history.problem { stderr.line("warning: \(problem)") }
         let session = Session(registry: Builtins.registry(), settings: settings, paths: paths, history: history)
         let problems = session.loadCommandFiles().problems
         for problem in problems { stderr.line(problem.report) }
@@ -218,10 +216,12 @@ package struct VshMain: ParsableCommand {
         let stdout = FileDescriptorSink.standardOutput
         let canEdit = stdout.isTerminal && !["dumb", ""].contains(environment["TERM"] ?? "")
         var reader: LineReader
+        var keyboard = KeyboardWatch(takesKeys: false)
         if canEdit, let editor = LibEditReader(historySize: session.settings.historySize, completer: { text in
             Completion.candidates(for: text, registry: session.registry)
         }) {
             reader = editor
+            keyboard = editor.keyboard
             // Listening at the prompt (VshVoice/Listening): speech and typing share the line.
             if global.noVoice {
                 session.notListeningBecause = "vsh was started with --no-voice; start it without that option to speak commands"
@@ -245,7 +245,9 @@ package struct VshMain: ParsableCommand {
             reader = PlainLineReader(promptSink: stdout)
         }
         for entry in session.history.entries { reader.addToRecall(entry.line) }
-        session.stopRequest = KeyboardWatch.stopRequested
+        let watch = keyboard
+        session.stopRequest = watch.stopRequested
+        session.typedWhileRunning = { watch.typed }
         session.interrupted = KeyboardWatch.interrupted
         stdout.line("vsh \(Self.version): type 'help' for the commands, Ctrl-D or 'exit' to leave.")
         Self.offerDrafts(session.store, to: stdout)

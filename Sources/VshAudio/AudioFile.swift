@@ -3,7 +3,7 @@ import Foundation
 import VshCore
 import VshStore
 
-/// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis (and the other
+/// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis, MP3 (and the other
 /// formats libsndfile knows), or a headerless `.raw` file, read as 16 kHz 16-bit
 /// little-endian mono. Hands out interleaved float frames in −1…1; `FileAudioSource` turns
 /// them into the 16 kHz mono stream the voice path wants.
@@ -31,7 +31,7 @@ final class AudioFile {
     private let sealed: SealedAudioIO?
 
     /// What vsh reads, for messages about files it cannot.
-    static let formats = "vsh reads WAV, FLAC, Ogg and headerless 16 kHz 16-bit .raw"
+    static let formats = "vsh reads WAV, FLAC, Ogg, MP3 and headerless 16 kHz 16-bit .raw"
     /// The hint for a file libsndfile recognises but cannot decode.
     static let damaged = "It may be truncated or damaged."
     /// Held across every `sf_open_*` and the read of its error (libsndfile's `sf_errno`

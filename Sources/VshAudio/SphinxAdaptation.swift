@@ -197,8 +197,9 @@ package final class SphinxAdaptation: ModelAdapter {
     /// Returns the CPU seconds it took.
     @discardableResult
     func run(_ tool: String, _ arguments: [String], log: String) throws -> Double {
-        FileManager.default.createFile(atPath: log, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: log) else { throw FileError.current("cannot write \(log)", path: log) }
+        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
+            throw FileError.current("cannot write \(log)", path: log)
+        }
         defer { try? handle.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)

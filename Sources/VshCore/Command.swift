@@ -16,7 +16,8 @@ package struct CommandInfo: Sendable {
     package var arguments: [ArgumentKind]
     /// Whether running the command cannot be taken back without `undo` (asks when spoken).
     package var destructive: Bool
-    /// Destructive only with one of these first arguments (`trash empty`, `encrypt on`).
+    /// Destructive only with one of these first arguments (`encrypt on`), or with all the
+    /// words of one (`empty --yes`: `trash empty` alone removes nothing).
     package var destructiveWith: Set<String>
     /// Running it ends the session (`exit`): spoken, it always asks first, since a word
     /// misheard as it would end vsh.
@@ -47,6 +48,10 @@ package struct CommandInfo: Sendable {
     /// whether a spoken command asks first.
     package func isDestructive(arguments: [String]) -> Bool {
         destructive || arguments.first.map(destructiveWith.contains) == true
+            || destructiveWith.contains { words in
+                let needed = words.split(separator: " ").map(String.init)
+                return needed.count > 1 && needed.allSatisfy(arguments.contains)
+            }
     }
 
     /// What the positional argument after `given` is (the words typed after the command's

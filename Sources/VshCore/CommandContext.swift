@@ -53,6 +53,10 @@ package final class CommandContext {
         if hasStatusLine { status(text) } else { output.line(text) }
     }
 
+    /// What the person has typed (before Enter) while this command runs, for its status
+    /// line to show, since the terminal does not echo it then; "" when nothing.
+    package var typed: String { session.typedWhileRunning() }
+
     /// Clears the status line when `output` is a terminal, so what follows starts on an empty line.
     package func clearStatus() { status("") }
 

@@ -8,13 +8,11 @@ package enum ConfigFile {
     /// Problems never stop vsh: each becomes a warning naming the file, line or key,
     /// and the setting keeps its previous value.
     package static func apply(path: String, to settings: inout Settings) -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
+        if isDirectory.boolValue { return ["\(path): is a directory, not a settings file; move it aside; using defaults"] }
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            return [isDirectory.boolValue
-                ? "\(path): is a directory, not a settings file; move it aside; using defaults"
-                : "\(path): cannot read the file (check its permissions); using defaults"]
+            return ["\(path): cannot read the file (check its permissions); using defaults"]
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return ["\(path): is not UTF-8 text, so no setting in it was read; save it as UTF-8 TOML, or remove it; using defaults"]
@@ -23,35 +21,58 @@ package enum ConfigFile {
     }
 
     static func apply(text: String, path: String, to settings: inout Settings) -> [String] {
-        var warnings: [String] = []
-        guard let table = readable(text, path: path, warnings: &warnings) else { return warnings }
+        var warnings: [Warning] = []
+        guard let table = readable(text, warnings: &warnings) else { return Warning.texts(warnings, path: path) }
         let where_ = KeyLines(text)
-        /// `path:line` of the key's assignment, or `path` when it cannot be found.
-        func at(_ key: String) -> String { where_.line(of: key).map { "\(path):\($0)" } ?? path }
-        func unknown(_ key: String) {
-            var message = "\(at(key)): unknown setting '\(key)'"
-            if let near = Suggest.closest(to: key, among: SettingKey.all.map(\.name)) { message += "; did you mean '\(near)'?" }
-            warnings.append(message)
+        func unknown(_ key: String, isTable: Bool) {
+            let names = isTable ? SettingKey.tables.sorted() : SettingKey.all.map(\.name)
+            var message = isTable ? "unknown table [\(key)], so the settings under it are ignored" : "unknown setting '\(key)'"
+            if isTable, let dot = key.firstIndex(of: ".") {
+                message += "; [\(key[..<dot])] holds settings, not tables"
+            } else if let near = Suggest.closest(to: key, among: names) {
+                message += isTable ? "; did you mean [\(near)]?" : "; did you mean '\(near)'?"
+            } else if isTable {
+                message += "; the tables are " + names.map { "[\($0)]" }.joined(separator: ", ")
+            }
+            warnings.append(Warning(line: where_.line(of: key), message: message))
         }
         func set(_ setting: SettingKey, _ value: TOMLValueConvertible) {
-            if let problem = setting.apply(value, &settings) { warnings.append("\(at(setting.name)): \(problem)") }
+            if let problem = setting.apply(value, &settings) { warnings.append(Warning(line: where_.line(of: setting.name), message: problem)) }
         }
         for (key, value) in table {
             if let setting = SettingKey.named(key) {
                 set(setting, value)
             } else if SettingKey.tables.contains(key) {
                 guard let sub = value.table else {
-                    warnings.append("\(at(key)): '\(key)' must be a table ([\(key)])")
+                    warnings.append(Warning(line: where_.line(of: key), message: "'\(key)' must be a table ([\(key)])"))
                     continue
                 }
                 for (subkey, subvalue) in sub {
-                    if let setting = SettingKey.named(subkey, in: key) { set(setting, subvalue) } else { unknown("\(key).\(subkey)") }
+                    if let setting = SettingKey.named(subkey, in: key) {
+                        set(setting, subvalue)
+                    } else {
+                        unknown("\(key).\(subkey)", isTable: subvalue.table != nil)
+                    }
                 }
             } else {
-                unknown(key)
+                unknown(key, isTable: value.table != nil)
             }
         }
-        return warnings
+        return Warning.texts(warnings, path: path)
+    }
+
+    /// A problem with one line of the file (`line` nil: with the whole file).
+    struct Warning {
+        var line: Int?
+        var message: String
+
+        /// `path:line: message`, in the order of the file's lines (TOMLKit hands the
+        /// keys over sorted by name, not by line); those about the whole file first.
+        static func texts(_ warnings: [Warning], path: String) -> [String] {
+            warnings.enumerated()
+                .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+                .map { w in w.element.line.map { "\(path):\($0): \(w.element.message)" } ?? "\(path): \(w.element.message)" }
+        }
     }
 
     /// Sets a top-level `key = "value"` in the file at `path`, creating it if needed.

@@ -6,7 +6,7 @@ extension ConfigFile {
     /// named in a warning, and so are the settings under a table header it cannot read
     /// (they would otherwise land in the wrong table); everything else still applies.
     /// Nil, with a warning, only when the file cannot be read at all.
-    static func readable(_ text: String, path: String, warnings: inout [String]) -> TOMLTable? {
+    static func readable(_ text: String, warnings: inout [Warning]) -> TOMLTable? {
         var lines = text.components(separatedBy: "\n")
         var left = Set<Int>()
         /// Leaves line `n` out (and, for a header, the lines up to the next one); false
@@ -19,11 +19,11 @@ extension ConfigFile {
                 while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("[") { end += 1 }
             }
             let under = end > n ? (n + 1...end).filter { !Self.blank(lines[$0 - 1]) } : []
-            var message = "\(path):\(n): \(reason); that line is ignored"
+            var message = "\(reason); that line is ignored"
             if header && !under.isEmpty {
                 message += ", and so are the settings under it (line\(under.count == 1 ? "" : "s") \(Self.ranges(under)))"
             }
-            warnings.append(message + " until it is fixed")
+            warnings.append(Warning(line: n, message: message + " until it is fixed"))
             for i in n...end {
                 left.insert(i)
                 lines[i - 1] = ""
@@ -45,15 +45,15 @@ extension ConfigFile {
                 break
             }
         }
-        warnings.append("\(path): cannot be read as TOML; this file is ignored until it is fixed")
+        warnings.append(Warning(line: nil, message: "cannot be read as TOML; this file is ignored until it is fixed"))
         return nil
     }
 
     /// A top-level string setting as the file at `path` now reads, mistakes skipped.
     static func topLevelString(_ key: String, in path: String) -> String? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        var ignored: [String] = []
-        return readable(text, path: path, warnings: &ignored)?[key]?.string
+        var ignored: [Warning] = []
+        return readable(text, warnings: &ignored)?[key]?.string
     }
 
     static func blank(_ line: String) -> Bool {
@@ -75,8 +75,9 @@ extension ConfigFile {
         return parts.joined(separator: ", ")
     }
 
-    /// Where each `table.key` is assigned in the text, for warnings that name the line.
-    /// Enough of TOML for vsh's own file: `[table]` headers and `key = value` lines.
+    /// Where each `table.key` is assigned, and each `[table]` header stands, in the text,
+    /// for warnings that name the line. Enough of TOML for vsh's own file: `[table]`
+    /// headers and `key = value` lines.
     struct KeyLines {
         private var lines: [String: Int] = [:]
 
@@ -85,7 +86,9 @@ extension ConfigFile {
             for (i, raw) in text.components(separatedBy: "\n").enumerated() {
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 if line.hasPrefix("["), let close = line.firstIndex(of: "]") {
-                    table = line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+                    table = line[line.index(after: line.startIndex)..<close]
+                        .trimmingCharacters(in: CharacterSet(charactersIn: "[] \t"))
+                    if lines[table] == nil { lines[table] = i + 1 }
                 } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                     let key = line[..<equals].trimmingCharacters(in: .whitespaces)
                         .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))

@@ -34,6 +34,9 @@ package final class CommandHistory {
     package let limit: Int
     /// Lines of the file that could not be read, for a warning.
     package private(set) var skippedLines = 0
+    /// What went wrong reading the file, for a warning at start (the file, what is wrong
+    /// with it, what to do); nil when all of it was read.
+    package private(set) var problem: String?
 
     nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
         let f = ISO8601DateFormatter()
@@ -49,8 +52,17 @@ package final class CommandHistory {
     }
 
     private func load() {
-        guard let path, let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { return }
+        var isDirectory: ObjCBool = false
+        guard let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            problem = isDirectory.boolValue
+                ? "\(path) is a directory, not a history file; move it aside, and vsh starts a new history there"
+                : "cannot read the history file \(path) (check its permissions); this session starts with no history"
+            return
+        }
+        // Read what can be read even of a damaged file; the lines that are no entry are
+        // counted and said.
+        let text = String(decoding: data, as: UTF8.self)
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let fields = raw.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
             if raw.hasPrefix("#") { continue }
@@ -64,6 +76,12 @@ package final class CommandHistory {
                 clip: fields.count == 5 && !fields[4].isEmpty ? String(fields[4]) : nil))
         }
         if entries.count > limit { entries.removeFirst(entries.count - limit) }
+        guard skippedLines > 0 else { return }
+        let lines = skippedLines == 1 ? "1 line" : "\(skippedLines) lines"
+        problem = String(data: data, encoding: .utf8) == nil
+            ? "\(path) is not a text file, so \(lines) of it could not be read as history; move it aside, and vsh starts a new history there"
+            : "\(path): skipped \(lines) that \(skippedLines == 1 ? "is" : "are") not history (time, typed or spoken, confidence and command, "
+                + "separated by tabs); correct or delete \(skippedLines == 1 ? "it" : "them")"
     }
 
     static func format(_ e: HistoryEntry) -> String {

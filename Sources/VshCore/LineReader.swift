@@ -74,9 +74,10 @@ package enum Completion {
         // A name with control characters is never offered: it could not be typed, and
         // printing it would send its escapes to the terminal.
         return names.filter { $0.hasPrefix(stem) && (stem.hasPrefix(".") || !$0.hasPrefix(".")) && $0.visible == $0 }
-            .sorted().map { name in
+            .sorted().compactMap { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
+            // A name gone since the directory was read is not offered.
+            guard FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory) else { return nil }
             return shown + name + (isDirectory.boolValue ? "/" : "")
         }
     }

@@ -20,6 +20,11 @@ package final class Session {
     /// runs (`exec:`) is stopped. Set by the app at an interactive prompt (the line
     /// editor's signal pipe); until then it always answers false.
     package var interrupted: () -> Bool = { false }
+    /// What the person has typed, not yet ended with Enter, while a long command runs
+    /// (record, play, train): the terminal does not echo it then, so the command's status
+    /// line shows it (`CommandContext.typed`). Set by the app at a prompt libedit edits;
+    /// until then it is always "".
+    package var typedWhileRunning: () -> String = { "" }
     /// The question a command asked at the prompt, which the next line answers.
     package var question: ShellQuestion?
 

@@ -34,6 +34,9 @@ package final class LibEditReader: LineReader {
     var restoreNext: SavedLine?
     /// The terminal settings from before a spoken command turned its echo off.
     var echoHeld: termios?
+    /// The keys while a long command runs: taken one at a time and unechoed, so that they
+    /// do not land in its status line; given back at the next prompt.
+    package let keyboard = KeyboardWatch(takesKeys: true)
 
     /// Starts libedit on the terminal. Returns nil when libedit cannot start (then the
     /// caller falls back to plain reads). `completer` gets the text before the cursor.
@@ -89,6 +92,7 @@ package final class LibEditReader: LineReader {
     }
 
     deinit {
+        keyboard.release()
         releaseEcho()
         el_end(editLine)
         history_end(history)
@@ -100,6 +104,8 @@ package final class LibEditReader: LineReader {
     }
 
     package func readLine(prompt: String) -> LineInput {
+        // The keyboard watch's settings first: they were taken over the held echo's.
+        keyboard.release()
         releaseEcho()
         interrupted = false
         finished = nil

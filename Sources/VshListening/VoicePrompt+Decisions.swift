@@ -21,7 +21,7 @@ extension VoicePrompt {
     static let clearWord = 4.5
 
     /// The destructive check for the commands in `registry()`, as each command declares
-    /// it (`CommandInfo.isDestructive`): delete, `trash empty`, `encrypt on|off`, command
+    /// it (`CommandInfo.isDestructive`): delete, `trash empty --yes`, `encrypt on|off`, command
     /// files' `destructive: yes`.
     package static func destructive(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
         { candidate in

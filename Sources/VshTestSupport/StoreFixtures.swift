@@ -75,7 +75,8 @@ package enum WaveFixture {
     }
 
     package static func write(_ path: String, seconds: Double, rate: Int = 16000, declaredDataSize: Int? = nil) {
-        FileManager.default.createFile(
+        let written = FileManager.default.createFile(
             atPath: path, contents: Data(bytes(seconds: seconds, rate: rate, declaredDataSize: declaredDataSize)))
+        precondition(written, "cannot write the test WAV \(path)")
     }
 }

@@ -46,6 +46,28 @@ import VshVoice
         #expect(!Self.names(later.session.registry.applying(to: later.session)).contains("undo"))
     }
 
+    /// Said, `delete` takes a number of the last listing: with none (nor an empty one) it
+    /// could only fail, so "delete one" is no command then, and is never asked about
+    /// (issue 28, item 15). A listing kept by an earlier vsh counts, as it does typed.
+    @Test func deleteAppliesWithANumberedListing() throws {
+        let fixture = StoreFixture()
+        try fixture.save("an old note", at: "2026-11-20T10:00:00")
+        let harness = fixture.harness()
+        let session = harness.session
+        #expect(!Self.names(session.registry.applying(to: session)).contains("delete"))
+        let before = try PromptGrammar(registry: session.registry.applying(to: session), wakePhrase: nil)
+        #expect(before.meaning(of: ["delete", "one"]) == nil)
+        #expect(harness.script(["search nothing-matches-this"]) == 0, "\(harness.error.text)")
+        #expect(!Self.names(session.registry.applying(to: session)).contains("delete"), "an empty listing has no numbers")
+        #expect(harness.script(["list"]) == 0, "\(harness.error.text)")
+        #expect(Self.names(session.registry.applying(to: session)).contains("delete"))
+        let after = try PromptGrammar(registry: session.registry.applying(to: session), wakePhrase: nil)
+        #expect(after.meaning(of: ["delete", "one"]) == .command(VoiceCandidate(command: "delete", line: "delete 1")))
+        let later = fixture.harness()
+        later.session.store = fixture.makeStore()
+        #expect(Self.names(later.session.registry.applying(to: later.session)).contains("delete"))
+    }
+
     @Test func backResetAndDoneApplyWhileAKeywordCommandListens() throws {
         let harness = customShell(["keywords.commands": """
             command code

@@ -51,6 +51,35 @@ import VshTestSupport
         #expect(warnings.first?.hasSuffix("; that line is ignored, and so are the settings under it (line 3) until it is fixed") == true, "\(warnings)")
     }
 
+    /// Warnings come in the order of the file's lines, whatever order the keys are read
+    /// in, and a table vsh does not know is named with its line (issue 28, item 15).
+    @Test func warningsFollowTheFileAndNameUnknownTables() {
+        var settings = Settings()
+        let text = """
+            quality = "ultra"
+            [voice]
+            threshold = 7
+            [nosuch]
+            x = 1
+            [history]
+            size = -1
+            [histroy]
+            [voice.extra]
+            """
+        let warnings = ConfigFile.apply(text: text, path: "F", to: &settings)
+        #expect(warnings == [
+            "F:1: quality \"ultra\" is not one of low, medium, high; using medium",
+            "F:3: voice.threshold must be a number from 0 to 1, not 7",
+            "F:4: unknown table [nosuch], so the settings under it are ignored; the tables are [history], [voice]",
+            "F:7: history.size must be a whole number of entries, not -1",
+            "F:8: unknown table [histroy], so the settings under it are ignored; did you mean [history]?",
+            "F:9: unknown table [voice.extra], so the settings under it are ignored; [voice] holds settings, not tables",
+        ])
+        // A broken line TOML cannot read takes its place among the others.
+        let broken = ConfigFile.apply(text: "[voice]\nthreshold = 7\nquality = \"x\n", path: "F", to: &settings)
+        #expect(broken.map { $0.prefix(4) } == ["F:2:", "F:3:"], "\(broken)")
+    }
+
     /// `quality low` into a file that does not read back as low says so.
     @Test func aSavedSettingIsReadBack() throws {
         let dir = TempDirectory()

@@ -39,6 +39,29 @@ import VshTestSupport
         let history = CommandHistory(path: dir.file("history"), limit: 10)
         #expect(history.entries.map(\.line) == ["help"])
         #expect(history.skippedLines == 2)
+        #expect(history.problem == "\(dir.file("history")): skipped 2 lines that are not history (time, typed or spoken, "
+                + "confidence and command, separated by tabs); correct or delete them")
+    }
+
+    /// A history file that is not text is said to be one, not read as an empty history
+    /// in silence (issue 28, item 15); what can be read of a damaged file still is.
+    @Test func aBinaryHistoryFileIsSaid() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        var bytes = Data((0..<600).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) })
+        bytes.append(Data("\n2026-01-01T00:00:00Z\ttyped\t-\thelp\n".utf8))
+        try bytes.write(to: URL(fileURLWithPath: dir.file("history")))
+        let history = CommandHistory(path: dir.file("history"), limit: 10)
+        #expect(history.entries.map(\.line) == ["help"])
+        let problem = try #require(history.problem)
+        #expect(problem.hasPrefix("\(dir.file("history")) is not a text file, so "), "\(problem)")
+        #expect(problem.hasSuffix(" of it could not be read as history; move it aside, and vsh starts a new history there"))
+        // A directory in its place is named for what it is.
+        dir.write("", to: "dir/history/x")
+        #expect(CommandHistory(path: dir.file("dir/history"), limit: 10).problem
+                == "\(dir.file("dir/history")) is a directory, not a history file; move it aside, and vsh starts a new history there")
+        // A good file has nothing to say.
+        #expect(CommandHistory(path: dir.file("none"), limit: 10).problem == nil)
     }
 
     @Test func zeroLimitKeepsNothing() {

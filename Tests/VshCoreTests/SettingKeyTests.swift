@@ -45,7 +45,7 @@ import Testing
              warnings: ["F:2: unknown setting 'voice.threshhold'; did you mean 'voice.threshold'?"]),
         Case(text: "voice = 3\n", warnings: ["F:1: 'voice' must be a table ([voice])"]),
         Case(text: "\"voice.model\" = \"/m\"\n", warnings: ["F:1: unknown setting 'voice.model'; did you mean 'voice.model'?"]),
-        Case(text: "[quality]\nx = 1\n", warnings: ["F: 'quality' must be a string in quotes, not x = 1"]),
+        Case(text: "[quality]\nx = 1\n", warnings: ["F:1: 'quality' must be a string in quotes, not x = 1"]),
     ])
     func apply(_ c: Case) {
         var settings = Settings()

@@ -191,6 +191,44 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// Typing `stop` while a recording runs is shown on its status line, not echoed over
+    /// it, and its Enter leaves no status line behind (issue 28, item 15).
+    @Test func typingStopShowsOnTheStatusLineAndLeavesNoneBehind() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let raw = try Self.microphoneInput(dir)
+        var env = vsh.environment(Self.alsa(dir, input: raw, output: "/dev/null"))
+        env["TERM"] = "xterm"
+        vsh.home.write("[voice]\nlisten = false\n", to: "config/vsh/vsh.toml")
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--store", vsh.home.file("store"), "--audio-in", "vshin"], environment: env)
+        try tty.waitFor("vsh> ")
+        try tty.type("record")
+        try tty.send("Enter")
+        _ = try tty.waitFor("the status line", timeout: 30) { $0.contains("● 00:0") && $0.contains(" dB") }
+        try tty.type("stpp")
+        try tty.send("BSpace", "BSpace")
+        try tty.type("op")
+        let typing = try tty.waitFor("what was typed, on the status line") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("● 00:") && $0.hasSuffix("typed: stop") }
+        }
+        #expect(!typing.contains("stpp"), "\(typing)")
+        try tty.send("Enter")
+        let done = try tty.waitFor("Not saved yet", timeout: 30)
+        #expect(done.contains("Recorded "))
+        #expect(!done.contains("● 00:") && !done.contains("typed:"), "no status line is left behind: \(done)")
+        // The terminal echoes again at the prompt.
+        try tty.type("quality")
+        try tty.waitFor("vsh> quality")
+        try tty.send("Enter")
+        try tty.waitFor("medium")
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+    }
+
     /// A microphone that does not open: the error alone, with what helps, and no
     /// "Recording at …" line before it.
     @Test func aMissingMicrophoneSaysWhatHelps() throws {

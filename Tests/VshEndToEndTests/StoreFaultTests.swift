@@ -242,7 +242,7 @@ import VshTestSupport
         }
         let group = DispatchGroup()
         nonisolated(unsafe) var runs = [FaultInjection.Run?](repeating: nil, count: workers)
-        nonisolated(unsafe) let binary = vsh
+        let binary = vsh
         for w in 0..<workers {
             let script = scripts[w]
             DispatchQueue.global().async(group: group) {

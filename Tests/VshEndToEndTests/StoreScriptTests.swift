@@ -156,7 +156,7 @@ import VshTestSupport
         }
         let group = DispatchGroup()
         nonisolated(unsafe) var results: [VshBinary.Result?] = [nil, nil]
-        nonisolated(unsafe) let binary = vsh
+        let binary = vsh
         for worker in 0..<2 {
             let text = script(worker)
             DispatchQueue.global().async(group: group) {

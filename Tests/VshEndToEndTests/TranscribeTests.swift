@@ -90,6 +90,22 @@ import VshTestSupport
         #expect(result.stderr == "\(quiet): no speech was found\n")
     }
 
+    /// `listen --from` on a file with no speech says so too, rather than printing nothing
+    /// (issue 28, item 15); with --json stdout stays empty, so a reader of the objects
+    /// sees none.
+    @Test func listenSaysWhenThereIsNoSpeech() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let quiet = vsh.home.file("quiet.raw")
+        try Data(count: 32_000).write(to: URL(fileURLWithPath: quiet))
+        for json in [false, true] {
+            let result = try vsh.run(["listen", "--from", quiet] + (json ? ["--json"] : []))
+            #expect(result.status == 0)
+            #expect(result.stdout == "")
+            #expect(result.stderr == "\(quiet): no speech was found\n")
+        }
+    }
+
     /// `listen` checks its threshold and that a grammar is one.
     @Test func listenRefusesABadThresholdOrGrammar() throws {
         let vsh = VshBinary()

@@ -305,8 +305,23 @@ import VshTestSupport
         let check = VoicePrompt.destructive(in: { Builtins.registry() })
         #expect(check(VoiceCandidate(command: "trash", line: "trash empty --yes")))
         #expect(!check(VoiceCandidate(command: "trash", line: "trash")))
+        #expect(!check(VoiceCandidate(command: "trash", line: "trash empty")), "it removes nothing without --yes")
         #expect(check(VoiceCandidate(command: "delete", line: "delete 1")))
         #expect(!check(VoiceCandidate(command: "list", line: "list")))
+    }
+
+    /// Said, "trash empty" (or "empty the trash") is heard as itself, not as `trash` with a
+    /// word left over, and runs `trash empty` at once: that removes nothing, and says what
+    /// `trash empty --yes`, typed, would remove for good (issue 28, item 15).
+    @Test func trashEmptySaidRunsTrashEmptyWhichRemovesNothing() throws {
+        let f = Fixture()
+        #expect(f.grammar.meaning(of: ["trash", "empty"]) == .command(VoiceCandidate(command: "trash", line: "trash empty")))
+        #expect(f.grammar.meaning(of: ["empty", "the", "trash"]) == .command(VoiceCandidate(command: "trash", line: "trash empty")))
+        #expect(!f.grammar.isFinal(["trash"]), "'trash' may become 'trash empty', so it does not end early")
+        #expect(Self.submitted(f.hear("trash empty", 0.9))?.line == "trash empty", "no question about what removes nothing")
+        let harness = ShellHarness()
+        #expect(harness.script(["trash empty"]) == 0, "an empty trash: \(harness.error.text)")
+        #expect(harness.output.text == "The trash is already empty.\n")
     }
 
     @Test func offOnlyTheWakePhraseCounts() throws {

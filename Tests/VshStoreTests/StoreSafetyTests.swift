@@ -70,7 +70,7 @@ import Testing
         #expect(cache.contains("\n- \(a.id)\n"))
         #expect(try f.store.items().items == [b])
         #expect(f.directory.read("store/.cache/index") == cache, "read as it was, not rebuilt")
-        try f.store.undo()
+        _ = try f.store.undo()
         #expect(try f.store.items().items.map(\.id) == [b.id, a.id])
     }
 

@@ -200,7 +200,7 @@ import VshTestSupport
             try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         }
         for dir in ["", "/drafts", "/trash", "/.cache"] { #expect(try mode(f.path + dir) == 0o700, "\(dir)") }
-        try f.store.undo()
+        _ = try f.store.undo()
         for ext in ["txt", "wav", "json"] { #expect(try mode(f.path + "/\(a.id).\(ext)") == 0o600, "\(ext)") }
         #expect(try mode(f.path + "/.lock") == 0o600)
     }

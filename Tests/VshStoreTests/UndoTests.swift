@@ -97,10 +97,10 @@ import VshTestSupport
         let f = StoreFixture()
         let a = try f.save("first", at: "2026-11-21T10:00:00")
         try f.store.delete([a.id])
-        try f.store.undo()
+        _ = try f.store.undo()
         try FileManager.default.createDirectory(atPath: f.path + "/trash/20261121-100000-009", withIntermediateDirectories: false)
-        FileManager.default.createFile(atPath: f.path + "/trash/20261121-100000-009/.origin", contents: Data("Process: 1\n".utf8))
-        FileManager.default.createFile(atPath: f.path + "/.lock", contents: Data([0x2A]))  // a change was cut short
+        #expect(FileManager.default.createFile(atPath: f.path + "/trash/20261121-100000-009/.origin", contents: Data("Process: 1\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: f.path + "/.lock", contents: Data([0x2A])))  // a change was cut short
         #expect(f.makeStore().trash().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: f.path + "/trash/20261121-100000-009"))
     }

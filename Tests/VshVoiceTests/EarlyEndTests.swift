@@ -97,7 +97,6 @@ import VshTestSupport
         let recognizer = FakeRecognizer(script)
         var settings = Endpointer.Settings()
         settings.earlyPause = 120
-        let grammar = VoiceGrammar(registry: Builtins.registry())
         let pipeline = VoicePipeline(
             source: FakeAudioSource(audio), frontEnd: nil, endpointer: Endpointer(settings: settings),
             recognizer: recognizer, earlyEnd: early())

@@ -8,7 +8,11 @@ package struct DeleteCommand: WordsCommand {
     package static let info = CommandInfo(
         name: "delete", summary: "Move transcripts to the trash; 'undo' brings them back",
         spokenForms: [SpokenForm("delete [transcript] [number] <number>", runs: "delete $1")],
-        destructive: true)
+        destructive: true,
+        // Said, it names a number of the last `list` or `search` (ids are not spoken): with
+        // no numbered listing it could only fail, so the prompt does not listen for it, and
+        // never asks to confirm it.
+        applies: { session in !(session.listing ?? session.store.lastListing()?.ids ?? []).isEmpty })
 
     @Argument(help: ArgumentHelp("Numbers from the last list or search, or ids.", valueName: "number|id"))
     var transcripts: [String] = []

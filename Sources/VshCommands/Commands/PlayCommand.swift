@@ -27,7 +27,7 @@ package struct PlayCommand: ShellCommand {
         try voice.play(path: audio) { level, position in
             let seconds = Int(position)
             context.status("▶ " + String(format: "%02d:%02d  ", seconds / 60, seconds % 60)
-                + LevelMeter.bar(level, width: 20) + "  " + item.title.visible)
+                + LevelMeter.bar(level, width: 20) + "  " + (context.typed.isEmpty ? item.title.visible : "typed: " + context.typed))
             stopped = context.session.stopRequest()
             return stopped == nil
         }

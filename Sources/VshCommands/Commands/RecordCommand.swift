@@ -36,7 +36,7 @@ package struct RecordCommand: ShellCommand {
                 context.output.line("Recording at \(quality.rawValue) quality; press Enter, Ctrl-C or say \"stop recording\" to stop.")
             }
         }) { status in
-            context.status(Self.statusLine(status))
+            context.status(Self.statusLine(status, typed: context.typed))
         }
         context.clearStatus()
         let draft = result.draft
@@ -63,11 +63,12 @@ package struct RecordCommand: ShellCommand {
         context.output.line(kept)
     }
 
-    /// `● 00:12  ██████······  -23 dB  the words so far`
-    static func statusLine(_ status: Recorder.Status) -> String {
+    /// `● 00:12  ██████······  -23 dB  the words so far`; while something is typed (`stop`
+    /// before its Enter), that in place of the words: `typed: sto`.
+    static func statusLine(_ status: Recorder.Status, typed: String = "") -> String {
         let seconds = Int(status.elapsed)
         let level = status.level.isFinite ? String(format: "%4.0f dB", status.level) : "  -∞ dB"
-        var words = status.words
+        var words = typed.isEmpty ? status.words : "typed: " + typed
         if words.count > 50 { words = "…" + words.suffix(49) }
         return String(format: "● %02d:%02d  ", seconds / 60, seconds % 60) + LevelMeter.bar(status.level, width: 12)
             + "  " + level + "  " + words

@@ -373,7 +373,7 @@ package struct TrainCommand: ShellCommand {
                     current = String(format: "[%d/%d] ", index + 1, total) + (again ? "again: " : "say: ") + "\"\(words)\""
                     context.step(current)
                 case .level(let level):
-                    context.status(current + "  " + LevelMeter.bar(level, width: 12))
+                    context.status(current + "  " + LevelMeter.bar(level, width: 12) + (context.typed.isEmpty ? "" : "  typed: " + context.typed))
                 case .kept(_, let seconds):
                     let line = String(format: "  ✓ %.1f s", seconds)
                     if live { context.status(current + line + "\n") } else { context.output.line(line) }

@@ -5,12 +5,17 @@ import VshTraining
 
 /// `trash` lists what was deleted, newest first; `trash empty --yes` removes it for good.
 /// Emptying asks for `--yes` rather than a y/N prompt: commands get no line reader, and a
-/// flag works the same typed, in scripts and with `-c`.
+/// flag works the same typed, in scripts and with `-c`. Said, "empty the trash" runs
+/// `trash empty`, which says what `--yes` would remove: nothing spoken empties the trash,
+/// since nothing, not even `undo`, brings it back.
 package struct TrashCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "trash", summary: "List deleted transcripts and drafts; 'trash empty --yes' removes them for good",
-        spokenForms: [SpokenForm("[show] [the] trash", runs: "trash")],
-        arguments: [.values(["empty"])], destructiveWith: ["empty"])
+        spokenForms: [
+            SpokenForm("[show] [the] trash", runs: "trash"),
+            SpokenForm("(empty [the] trash | trash empty)", runs: "trash empty"),
+        ],
+        arguments: [.values(["empty"])], destructiveWith: ["empty --yes"])
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case empty
