@@ -98,8 +98,8 @@ extension PromptListening {
         guard length > 0 else { return }
         let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let log = paths.state + "/learning.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: log) else { return }
+        guard FileManager.default.createFile(atPath: log, contents: nil),
+              let output = FileHandle(forWritingAtPath: log) else { return }
         defer { try? output.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
