@@ -27,6 +27,8 @@ package struct TakeRecorder {
         /// The person stopped (Enter, Ctrl-C, a typed word other than r or s).
         case stopped(String)
         case inputEnded
+        /// More takes had stopped helping (`Enrolment`).
+        case enough
     }
 
     /// Unfit takes of one phrase before it is skipped.
@@ -45,7 +47,7 @@ package struct TakeRecorder {
     /// position in `indices` to go on from.
     package func run(
         source: AudioSource, script: [String], asking indices: [Int], shouldStop: () -> String?,
-        event: (Event) -> Void
+        isEnough: () -> Bool = { false }, event: (Event) -> Void
     ) throws -> (ending: Ending, next: Int) {
         guard !indices.isEmpty else { return (.finished, 0) }
         // The raw audio is kept: the front end's noise suppression is for noisy rooms,
@@ -108,6 +110,7 @@ package struct TakeRecorder {
                     try takes.save(segment.samples, words: script[index], name: TrainingTakes.scriptName(index))
                     event(.kept(index: index, seconds: Double(segment.samples.count) / Double(AudioFormat.sampleRate)))
                 }
+                if isEnough() { return (.enough, position + 1) }
                 if !advance() { return (.finished, position) }
             }
         }

@@ -215,4 +215,51 @@ final class FakeAdapter: ModelAdapter {
         lock.release()
         #expect(LearningLock(directory: takes.directory) != nil)
     }
+
+    @Test func enrolmentStopsWhenMoreTakesStopHelping() throws {
+        func run(_ shares: [Double], upTo count: Int) -> (Enrolment, [Int]) {
+            var answers = shares[...]
+            let checked = Locked<[Int]>([])
+            let enrolment = Enrolment { takes in
+                checked.withLock { $0.append(takes.count) }
+                return answers.popFirst() ?? 1
+            }
+            for n in 1...count {
+                enrolment.kept((0..<n).map { TrainingTakes.Take(name: "\($0)", audioPath: "", words: "w") })
+                enrolment.wait()
+            }
+            return (enrolment, checked.withLock { $0 })
+        }
+        // Checked at 20 takes, then every 10.
+        let (rising, at) = run([0.80, 0.90, 0.96], upTo: 45)
+        #expect(at == [20, 30, 40])
+        #expect(!rising.isEnough, "still rising by 6 points")
+        let (flat, _) = run([0.90, 0.96, 0.97], upTo: 45)
+        #expect(flat.isEnough, "0.97 is less than 2 points over 0.96")
+        #expect(flat.shares == [0.90, 0.96, 0.97])
+        let (low, _) = run([0.90, 0.905, 0.91], upTo: 45)
+        #expect(!low.isEnough, "flat, but under 95%")
+        let (plenty, after) = run([0.995], upTo: 35)
+        #expect(plenty.isEnough && after == [20], "at once, and no check after")
+    }
+
+    @Test func theRecordingStopsOnceEnoughAndThePhrasesLeftAreNotAskedAgain() throws {
+        let dir = TempDirectory("takes")
+        defer { dir.remove() }
+        let takes = TrainingTakes(store: dir.path)
+        var settings = Settings()
+        settings.denoise = .off
+        let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+                             recognizer: { _, _ in FakeRecognizer([]) })
+        let audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 1.0])
+        let script = ["a b", "c d", "e f"]
+        let (ending, next) = try TakeRecorder(path: path, takes: takes).run(
+            source: FakeAudioSource(audio), script: script, asking: [0, 1, 2], shouldStop: { nil },
+            isEnough: { takes.all().count >= 2 }, event: { _ in })
+        #expect(ending == .enough)
+        #expect(next == 2)
+        #expect(takes.all().map(\.words) == ["a b", "c d"])
+        try Enrolment.skip(Array(script[next...]), takes: takes)
+        #expect(Enrolment.notNeeded(takes) == ["e f"])
+    }
 }

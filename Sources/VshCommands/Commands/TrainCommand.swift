@@ -71,7 +71,7 @@ package struct TrainCommand: ShellCommand {
         } else if again {
             chosen = takes.all()
         } else {
-            guard try record(context, voice: voice, takes: takes) else { return }
+            guard try record(context, voice: voice, takes: takes, training: training) else { return }
             chosen = takes.all()
         }
         // Each take is read once, for the check and the calibration.
@@ -344,16 +344,18 @@ package struct TrainCommand: ShellCommand {
         TrainingScript.phrases(vocabulary: VoiceGrammar(registry: session.registry).vocabulary)
     }
 
-    /// Records the phrases not yet recorded; true when the script was finished.
-    func record(_ context: CommandContext, voice: AudioServices, takes: TrainingTakes) throws -> Bool {
+    /// Records the phrases not yet recorded; true when the script was finished, or more
+    /// takes had stopped helping (`Enrolment`).
+    func record(_ context: CommandContext, voice: AudioServices, takes: TrainingTakes, training: ModelTraining) throws -> Bool {
         let session = context.session
         let script = Self.script(session)
-        // Done is by words, so a script that grew (new command files) asks for what is new.
+        // Done is by words, so a script that grew (new command files) asks for what is new;
+        // phrases left when more takes had stopped helping are not asked again.
         let kept = takes.all()
-        let done = Set(kept.filter { !$0.name.hasPrefix("from-") }.map(\.words))
+        let done = Set(kept.filter { !$0.name.hasPrefix("from-") }.map(\.words)).union(Enrolment.notNeeded(takes))
         let asking = script.indices.filter { !done.contains(script[$0]) }
         if asking.isEmpty {
-            context.output.line("All \(script.count) phrases are recorded already; adapting from the \(kept.count) takes kept.")
+            context.output.line("All the phrases needed are recorded already; adapting from the \(kept.count) takes kept.")
         } else {
             _ = try takes.sealing()  // an encrypted store without its key: say so before anyone speaks
             let input = try voice.recordingInput(file: nil, rate: AudioFormat.sampleRate)
@@ -365,8 +367,19 @@ package struct TrainCommand: ShellCommand {
             let live = context.hasStatusLine
             var current = ""
             let recorder = TakeRecorder(path: voice.path, takes: takes)
+            let enrolment = session.training.map { services in
+                let grammar = VoiceGrammar(registry: session.registry)
+                let threshold = session.settings.voiceThreshold
+                return Enrolment { takes in
+                    let audio = try takes.map { try Self.samples(of: $0.audioPath, voice: voice) }
+                    let heard = try training.heldOut(Array(zip(takes, audio)), commands: grammar, hearing: services.hearing) { _ in }
+                    return HeldOutFigures.of(heard, threshold: threshold, speakerThreshold: nil,
+                                             isCommand: { grammar.interpret($0) != nil }).right
+                }
+            }
             let (ending, next) = try recorder.run(
-                source: input, script: script, asking: asking, shouldStop: session.stopRequest
+                source: input, script: script, asking: asking, shouldStop: session.stopRequest,
+                isEnough: { enrolment?.isEnough ?? false }
             ) { event in
                 switch event {
                 case .phrase(let index, let total, let words, let again):
@@ -375,6 +388,7 @@ package struct TrainCommand: ShellCommand {
                 case .level(let level):
                     context.status(current + "  " + LevelMeter.bar(level, width: 12) + (context.typed.isEmpty ? "" : "  typed: " + context.typed))
                 case .kept(_, let seconds):
+                    enrolment?.kept(takes.all())
                     let line = String(format: "  ✓ %.1f s", seconds)
                     if live { context.status(current + line + "\n") } else { context.output.line(line) }
                 case .unfit(let problem):
@@ -386,9 +400,16 @@ package struct TrainCommand: ShellCommand {
                 }
             }
             context.clearStatus()
+            // The check under way adapts beside the store's model, as the adaptation next does.
+            enrolment?.wait()
             switch ending {
             case .finished:
                 break
+            case .enough:
+                let rest = asking[next...].map { script[$0] }
+                try Enrolment.skip(rest, takes: takes)
+                context.output.line(String(format: "That is enough: models adapted on some of your takes heard %.0f%% of the others right, and more takes stopped helping; the %d phrases left are not needed.",
+                                           100 * (enrolment?.shares.last ?? 0), rest.count))
             case .stopped, .inputEnded:
                 let why = if case .stopped(let reason) = ending { "you stopped it (\(reason))" } else { "the input ended" }
                 context.output.line("Training paused: \(why) at phrase \(asking[next] + 1) of \(script.count); "
