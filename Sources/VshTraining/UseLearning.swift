@@ -15,8 +15,13 @@ package final class UseLearning {
     package static let every = 20
     /// Take names of commands kept from use: `use-` and the clip's name, which sorts by time.
     package static let prefix = "use-"
+    /// The newest this many commands are kept as takes (about 15 MB of audio); older ones
+    /// are removed, so that the takes and the time a round takes stay bounded.
+    package static let kept = 300
 
     let takes: TrainingTakes
+    /// How many commands are kept (`kept`).
+    let keeping: Int
     /// Whether to learn now (an adapted model with the speaker check in use, and
     /// `voice.learn_from_use` on).
     let isActive: () -> Bool
@@ -27,9 +32,10 @@ package final class UseLearning {
     /// The last spoken command, kept when the next line does not undo it.
     private var pending: (clip: String, words: String)?
 
-    package init(takes: TrainingTakes, isActive: @escaping () -> Bool, unlearned: @escaping () -> Int,
-                 startRound: @escaping () -> Void) {
+    package init(takes: TrainingTakes, keeping: Int = kept, isActive: @escaping () -> Bool,
+                 unlearned: @escaping () -> Int, startRound: @escaping () -> Void) {
         self.takes = takes
+        self.keeping = keeping
         self.isActive = isActive
         self.unlearned = unlearned
         self.startRound = startRound
@@ -60,6 +66,10 @@ package final class UseLearning {
             try takes.save(sealedWAV: audio, words: kept.words, name: name)
         } catch {
             return
+        }
+        for old in takes.fromUse().dropLast(keeping) {
+            try? FileManager.default.removeItem(atPath: takes.directory + "/" + old.name + ".txt")
+            try? FileManager.default.removeItem(atPath: old.audioPath)
         }
         // A round at each `every` new takes: one that kept the model in use is not run
         // again at every take after it.

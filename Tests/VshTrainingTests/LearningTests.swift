@@ -107,7 +107,7 @@ final class FakeAdapter: ModelAdapter {
         var active = true
         var rounds = 0
         let learning = UseLearning(
-            takes: takes, isActive: { active }, unlearned: { takes.fromUse().count }, startRound: { rounds += 1 })
+            takes: takes, keeping: 30, isActive: { active }, unlearned: { takes.fromUse().count }, startRound: { rounds += 1 })
         var clipNumber = 0
         func spoken(_ heard: String, _ confidence: Double, settled: String? = nil) -> SpokenLine {
             clipNumber += 1
@@ -138,6 +138,15 @@ final class FakeAdapter: ModelAdapter {
         }
         learning.finish()
         #expect(rounds == 1)
+
+        // The newest are kept (`UseLearning.kept`; 30 here).
+        for i in 0..<30 {
+            learning.ran(line: "help", spoken: spoken("help \(i)", 0.99), succeeded: true)
+        }
+        learning.finish()
+        #expect(takes.fromUse().count == 30)
+        #expect(takes.fromUse().last?.words == "help 29")
+        #expect(!takes.fromUse().contains { $0.words == "save" })
     }
 
     @Test func aRoundPutsTheNewModelInUseOnlyWhenItHearsTheHeldOutCommandsAsWell() throws {
