@@ -37,6 +37,14 @@ final class FakeAdapter: ModelAdapter {
         }
     }
 
+    /// A store in `dir` with its takes, adapted by a `FakeAdapter` from the stock model `/stock`.
+    static func store(_ dir: TempDirectory) throws -> (TranscriptStore, TrainingTakes, FakeAdapter, ModelTraining) {
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        let adapter = FakeAdapter()
+        return (store, TrainingTakes(store: store.directory), adapter, ModelTraining(store: store, adapter: adapter, base: "/stock"))
+    }
+
     static func recognition(_ text: String, _ confidence: Double) -> Recognition {
         Recognition(words: text.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: 0.5, confidence: 1) },
                     confidence: confidence)
@@ -153,11 +161,7 @@ final class FakeAdapter: ModelAdapter {
         for improves in [true, false] {
             let dir = TempDirectory("round")
             defer { dir.remove() }
-            let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
-            try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
-            let takes = TrainingTakes(store: store.directory)
-            let adapter = FakeAdapter()
-            let training = ModelTraining(store: store, adapter: adapter, base: "/stock")
+            let (store, takes, adapter, training) = try Self.store(dir)
             let trained = try Self.takes(takes, 12, prefix: "", words: { _ in "one two three" })
             var model = try training.adapt(trained.map(\.take), progress: { _ in })
             model.threshold = 0.6
@@ -207,11 +211,7 @@ final class FakeAdapter: ModelAdapter {
     @Test func tooFewNewCommandsMakeNoRound() throws {
         let dir = TempDirectory("round")
         defer { dir.remove() }
-        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
-        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
-        let takes = TrainingTakes(store: store.directory)
-        let adapter = FakeAdapter()
-        let training = ModelTraining(store: store, adapter: adapter, base: "/stock")
+        let (_, takes, adapter, training) = try Self.store(dir)
         let model = try training.adapt(try Self.takes(takes, 10, prefix: "", words: { _ in "one" }).map(\.take), progress: { _ in })
         _ = try Self.takes(takes, LearningRound.fewestTakes - 1, prefix: UseLearning.prefix, words: { _ in "list" })
         let round = LearningRound(training: training, takes: takes, commands: try HeldOut.phraseGrammar(takes.all()),
