@@ -38,7 +38,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py --only sc --sc-grammar bench/real/speech-commands-50.gram \
 		--tools vsh,continuous --label sc50 --compare vsh
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/train.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/train.py --other-people
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/latency.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/invariance.py --clips 150
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py

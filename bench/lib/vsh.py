@@ -144,3 +144,32 @@ def stock_version():
                               capture_output=True, text=True).stdout.strip()
     except OSError:
         return ""
+
+
+def why_nothing_ran(objs):
+    """Why a file with one expected command ran nothing, from `vsh listen --json`: no
+    utterance; several (none kept); the check that stopped its one utterance; or, for a
+    confidence of 0, which of `Confidence`'s gates gave it (Sources/VshVoice/Confidence.swift:
+    an everyday word, a length per phone outside 6-45 frames, over 200 frames of speech
+    the words leave unexplained, an unvoiced word); else a confidence under the threshold."""
+    if not objs:
+        return "no utterance"
+    if len(objs) > 1:
+        return "several utterances"
+    o = objs[0]
+    if o.get("stopped_by") not in (None, "confidence"):
+        return o["stopped_by"]
+    f = o.get("features") or {}
+    if o.get("confidence", 0) > 0:
+        return "low confidence"
+    if f.get("other_word"):
+        return "other word"
+    if not f.get("words") or not f.get("phones"):
+        return "no words"
+    if not 6 <= f.get("word_frames", 0) / f["phones"] <= 45:
+        return "implausible length"
+    if f.get("speech_outside_words", 0) > 200:
+        return "unexplained speech"
+    if f.get("weakest_voicing", 0) >= 0.4:
+        return "unvoiced word"
+    return "confidence 0, other"
