@@ -32,6 +32,9 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     package var heldOut: HeldOutFigures?
     /// The takes left out because they did not seem to say their words (`TakeCheck.mismatch`).
     package var leftOut: [String]?
+    /// The shortest a phone of a command may last on average (10 ms frames) for this
+    /// person, under the stock gate's (`FramesCalibration`); nil: the stock gate.
+    package var framesPerPhoneFloor: Double?
     /// The takes from use it was adapted on (`LearningRound`).
     package var learnedFromUse: [String]?
 

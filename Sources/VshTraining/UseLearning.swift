@@ -175,6 +175,7 @@ package struct LearningRound {
             next.speakerTakes = model.speakerTakes
             next.heldOut = model.heldOut
             next.leftOut = model.leftOut
+            next.framesPerPhoneFloor = model.framesPerPhoneFloor
             next.learnedFromUse = (model.learnedFromUse ?? []) + learn.map(\.name)
             try next.write(into: candidate.directory)
             try training.putInPlace(candidate.directory)

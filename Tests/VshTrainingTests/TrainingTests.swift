@@ -144,6 +144,16 @@ import VshTraining
         #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .setAside("updated")) == 0.5)
     }
 
+    @Test func aFastSpeakersShortestPhoneIsAllowedDownToAFloor() {
+        let slow = (0..<50).map { 6.5 + Double($0) / 10 }
+        #expect(FramesCalibration.floor(framesPerPhone: slow, stock: 6) == nil, "the stock gate already fits")
+        let fast = [5.27] + (0..<49).map { 5.8 + Double($0) / 10 }
+        #expect(FramesCalibration.floor(framesPerPhone: fast, stock: 6) == 5.2, "the person's 1st percentile")
+        let clicks = [3.1] + (0..<49).map { 5.8 + Double($0) / 10 }
+        #expect(FramesCalibration.floor(framesPerPhone: clicks, stock: 6) == FramesCalibration.lowest, "never under the floor")
+        #expect(FramesCalibration.floor(framesPerPhone: Array(fast.prefix(9)), stock: 6) == nil, "too few takes to say")
+    }
+
     @Test func theSpeakerThresholdLiesAMarginUnderThePersonsOwnTakes() throws {
         // 21 takes scoring 0.0 … 2.0: the 5th percentile is 0.1, the threshold 0.1 − 0.4.
         let scores = (0...20).map { Double($0) / 10 }.shuffled()

@@ -83,6 +83,7 @@ package struct TrainCommand: ShellCommand {
         model.speakerThreshold = checked.speakerThreshold
         model.speakerTakes = checked.speakerThreshold == nil ? nil : checked.speakerTakes
         model.heldOut = checked.figures
+        model.framesPerPhoneFloor = checked.framesPerPhoneFloor
         model.leftOut = checked.leftOut.isEmpty ? nil : checked.leftOut
         try model.write(into: training.modelDirectory)
         try? HeldOut.report(checked.heard, leftOut: Set(checked.leftOut))
@@ -111,6 +112,7 @@ package struct TrainCommand: ShellCommand {
         var speakerThreshold: Double?
         var speakerTakes = 0
         var figures: HeldOutFigures?
+        var framesPerPhoneFloor: Double?
         /// Every take as it was heard, a line each, for `HeldOut.report`.
         var heard: [HeldOut.Heard] = []
     }
@@ -148,6 +150,11 @@ package struct TrainCommand: ShellCommand {
                 nonCommands: nonCommands.map(\.asCommand.confidence), configured: configured)
             checked.nonCommands = nonCommands.count
         }
+        checked.framesPerPhoneFloor = FramesCalibration.floor(
+            framesPerPhone: kept.filter(\.saysItsWords).compactMap { heard in
+                heard.asPhrase.features.flatMap { $0.phones > 0 ? Double($0.wordFrames) / Double($0.phones) : nil }
+            },
+            stock: Confidence.model.framesPerPhone.lowerBound)
         let speaker = kept.compactMap(\.speakerScore)
         checked.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
         checked.speakerTakes = speaker.count
