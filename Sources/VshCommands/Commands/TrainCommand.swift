@@ -259,6 +259,10 @@ package struct TrainCommand: ShellCommand {
             + (fromUse > 0 ? ", \(fromUse) from use" : "") + ") in \(takes.directory).")
         if case .adapted(let model, _) = AdaptedModel.use(store: session.paths.store, base: base) {
             if let figures = model.heldOut { context.output.line(Self.describe(figures)) }
+            if let floor = model.framesPerPhoneFloor {
+                context.output.line(String(format: "You speak fast: a spoken command may last down to %.1f frames a phone (%.0f for the stock model).",
+                                           floor, Confidence.model.framesPerPhone.lowerBound))
+            }
             let learning = session.settings.learnFromUse && session.settings.speakerCheck
             context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use and voice.speaker_check must both be on)")
                 + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(takes, model: model).count) kept and not yet learnt.")
@@ -310,6 +314,7 @@ package struct TrainCommand: ShellCommand {
                         }
                     }
                     json.field("left_out", strings: model.leftOut ?? [])
+                    json.field("frames_per_phone_floor", model.framesPerPhoneFloor)
                     json.field("learned_from_use", integer: (model.learnedFromUse ?? []).count)
                     json.field("unlearned", integer: LearningRound.unlearned(takes, model: model).count)
                     if let check = LearningRound.lastCheck(takes) {
