@@ -135,7 +135,8 @@ def learned_model(vsh, split, speaker, home):
     with every attention check and the speaker check; one that runs, heard at >= CLEAR, is
     kept as a take with the words heard, as `UseLearning` keeps it from the history (this
     bench says no `undo`). Then `vsh train learn` runs until it has nothing more to learn,
-    as vsh would run it in the background every 20 commands. The command file is removed
+    as vsh would run it in the background every 20 commands, until a round has too few new
+    commands or keeps the model in use (the next one would wait for new commands). The command file is removed
     before testing, so the test hears the digits as the other columns do.
     (env, None); the CPU of the rounds is in LEARNING."""
     learned = home + "-learned"
@@ -174,6 +175,9 @@ def learned_model(vsh, split, speaker, home):
         if "learning needs" in last:
             break
         rounds.append((usage.ru_utime + usage.ru_stime, "stays" not in last))
+        # A round that kept the model in use learnt nothing: the next waits for new commands.
+        if "stays" in last:
+            break
     os.remove(command_file)
     LEARNING[speaker] = dict(used=len(split.use[speaker]), kept=kept, wrong_words=wrong_words,
                              rounds=len(rounds), replaced=sum(r for _, r in rounds),
