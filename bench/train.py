@@ -134,9 +134,8 @@ def learned_model(vsh, split, speaker, home):
     digit a command. `vsh listen` (no --grammar) decides it exactly as the prompt does,
     with every attention check and the speaker check; one that runs, heard at >= CLEAR, is
     kept as a take with the words heard, as `UseLearning` keeps it from the history (this
-    bench says no `undo`). Then `vsh train learn` runs until it has nothing more to learn,
-    as vsh would run it in the background every 20 commands, until a round has too few new
-    commands or keeps the model in use (the next one would wait for new commands). The command file is removed
+    bench says no `undo`), and `vsh train learn` runs whenever the commands not yet learnt
+    reach a multiple of 20, as vsh runs it in the background. The command file is removed
     before testing, so the test hears the digits as the other columns do.
     (env, None); the CPU of the rounds is in LEARNING."""
     learned = home + "-learned"
@@ -150,6 +149,25 @@ def learned_model(vsh, split, speaker, home):
         f.write(DIGIT_COMMANDS)
     training = os.path.join(env["XDG_DATA_HOME"], "vsh", "training")
     kept = wrong_words = 0
+    rounds = []
+
+    def unlearned():
+        objs, err = json_lines(*run([vsh, "train", "status", "--json"], env))
+        if err:
+            sys.exit(f"vsh train status --json failed: {err}")
+        return objs[0].get("unlearned", 0)
+
+    def learn():
+        with open(learned + "-learn.log", "a") as log_file:
+            p = subprocess.Popen([vsh, "train", "learn"], env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(p.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"vsh train learn failed: see {learned}-learn.log")
+        with open(learned + "-learn.log") as f:
+            last = f.read().strip().splitlines()[-1]
+        if "learning needs" not in last:
+            rounds.append((usage.ru_utime + usage.ru_stime, "stays" not in last))
+
     for i, r in enumerate(split.use[speaker]):
         objs, err = vsh_listen(vsh, env, r["path"])
         if err:
@@ -163,21 +181,10 @@ def learned_model(vsh, split, speaker, home):
         shutil.copy(r["path"], os.path.join(training, name + ".wav"))
         with open(os.path.join(training, name + ".txt"), "w") as f:
             f.write(ran[0]["text"] + "\n")
-    rounds = []
-    while True:
-        with open(learned + "-learn.log", "a") as log_file:
-            p = subprocess.Popen([vsh, "train", "learn"], env=env, stdout=log_file, stderr=subprocess.STDOUT)
-            _, status, usage = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"vsh train learn failed: see {learned}-learn.log")
-        with open(learned + "-learn.log") as f:
-            last = f.read().strip().splitlines()[-1]
-        if "learning needs" in last:
-            break
-        rounds.append((usage.ru_utime + usage.ru_stime, "stays" not in last))
-        # A round that kept the model in use learnt nothing: the next waits for new commands.
-        if "stays" in last:
-            break
+        # As the prompt starts a round (UseLearning): at each 20 commands not yet learnt.
+        waiting = unlearned()
+        if waiting >= 20 and waiting % 20 == 0:
+            learn()
     os.remove(command_file)
     LEARNING[speaker] = dict(used=len(split.use[speaker]), kept=kept, wrong_words=wrong_words,
                              rounds=len(rounds), replaced=sum(r for _, r in rounds),
