@@ -17,13 +17,14 @@ package enum HeldOut {
     /// A take as a model that was not adapted on it hears it.
     package struct Heard: Sendable {
         package var take: TrainingTakes.Take
-        /// Against vsh's commands: for the confidence threshold.
-        package var asCommand: Recognition
+        /// Against vsh's commands, for the confidence threshold: only takes that are no
+        /// command, and at most `commandTakes` of them (nil for the rest).
+        package var asCommand: Recognition?
         /// Against the takes' own phrases: whether it says its words.
         package var asPhrase: Recognition
         package var speakerScore: Double?
 
-        package init(take: TrainingTakes.Take, asCommand: Recognition, asPhrase: Recognition, speakerScore: Double?) {
+        package init(take: TrainingTakes.Take, asCommand: Recognition?, asPhrase: Recognition, speakerScore: Double?) {
             self.take = take
             self.asCommand = asCommand
             self.asPhrase = asPhrase
@@ -45,11 +46,23 @@ package enum HeldOut {
         for h in heard {
             lines.append([
                 h.take.name, h.take.words, h.asPhrase.text, String(format: "%.3f", h.asPhrase.confidence),
-                h.asCommand.text, String(format: "%.3f", h.asCommand.confidence),
+                h.asCommand?.text ?? "", h.asCommand.map { String(format: "%.3f", $0.confidence) } ?? "",
                 h.speakerScore.map { String(format: "%.3f", $0) } ?? "", leftOut.contains(h.take.name) ? "yes" : "",
             ].joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Takes heard against the commands: each is one more decode, and 30 say enough of
+    /// a share of 5%.
+    package static let commandTakes = 30
+
+    /// Which of `takes` to hear against the commands: those that are no command (by
+    /// `isCommand`), at most `commandTakes`, spread over all (takes sort by phrase).
+    package static func commandTakes(_ takes: [TrainingTakes.Take], isCommand: ([String]) -> Bool) -> Set<Int> {
+        let all = takes.indices.filter { !isCommand(takes[$0].words.split(separator: " ").map(String.init)) }
+        guard all.count > commandTakes else { return Set(all) }
+        return Set((0..<commandTakes).map { all[$0 * all.count / commandTakes] })
     }
 
     /// The fold take `index` is left out of: every third take, so that each fold holds
@@ -74,8 +87,8 @@ package enum HeldOut {
     /// as it starts. Returns the hearings in the order of `takes`.
     package static func hear(
         _ takes: [(take: TrainingTakes.Take, samples: [Int16])], adapter: ModelAdapter, base: String, work: String,
-        commands: CommandGrammar, hearing: (_ directory: String, _ grammar: CommandGrammar) throws -> Hearing,
-        progress: (Int) -> Void
+        commands: CommandGrammar, asCommands: Set<Int>,
+        hearing: (_ directory: String, _ grammar: CommandGrammar) throws -> Hearing, progress: (Int) -> Void
     ) throws -> [Heard] {
         let phrases = try phraseGrammar(takes.map(\.take))
         var heard = [Heard?](repeating: nil, count: takes.count)
@@ -93,7 +106,7 @@ package enum HeldOut {
             let phrase = try hearing(directory, phrases)
             for i in left {
                 let samples = takes[i].samples
-                heard[i] = Heard(take: takes[i].take, asCommand: command.recognize(samples),
+                heard[i] = Heard(take: takes[i].take, asCommand: asCommands.contains(i) ? command.recognize(samples) : nil,
                                  asPhrase: phrase.recognize(samples), speakerScore: command.speakerScore(samples))
             }
         }
@@ -160,7 +173,7 @@ package struct HeldOutFigures: Codable, Sendable, Equatable {
 
     /// The figures of `heard` at `threshold`, with `speakerThreshold` when the check is on.
     package static func of(
-        _ heard: [HeldOut.Heard], threshold: Double, speakerThreshold: Double?, isCommand: ([String]) -> Bool
+        _ heard: [HeldOut.Heard], threshold: Double, speakerThreshold: Double?
     ) -> HeldOutFigures {
         func passes(_ r: Recognition, _ score: Double?) -> Bool {
             // Everyday words heard instead of a phrase have confidence 0 (`Confidence`).
@@ -171,8 +184,8 @@ package struct HeldOutFigures: Codable, Sendable, Equatable {
         let n = Double(max(1, heard.count))
         let right = heard.filter { $0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
         let wrong = heard.filter { !$0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
-        let nonCommands = heard.filter { !isCommand($0.take.words.split(separator: " ").map(String.init)) }
-        let accepted = nonCommands.filter { passes($0.asCommand, $0.speakerScore) }.count
+        let nonCommands = heard.filter { $0.asCommand != nil }
+        let accepted = nonCommands.filter { passes($0.asCommand!, $0.speakerScore) }.count
         return HeldOutFigures(
             takes: heard.count, right: Double(right) / n, wrong: Double(wrong) / n,
             nonCommandsAccepted: nonCommands.isEmpty ? nil : Double(accepted) / Double(nonCommands.count),

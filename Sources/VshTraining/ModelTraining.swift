@@ -65,7 +65,7 @@ package struct ModelTraining {
     /// Each take as a model adapted on the others hears it (`HeldOut`), the models made
     /// and removed beside the store's `model/`.
     package func heldOut(
-        _ takes: [(take: TrainingTakes.Take, samples: [Int16])], commands: CommandGrammar,
+        _ takes: [(take: TrainingTakes.Take, samples: [Int16])], commands: CommandGrammar, asCommands: Set<Int>,
         hearing: (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing,
         progress: (Int) -> Void
     ) throws -> [HeldOut.Heard] {
@@ -74,7 +74,7 @@ package struct ModelTraining {
         defer { try? FileManager.default.removeItem(atPath: work) }
         do {
             return try HeldOut.hear(takes, adapter: adapter, base: base, work: work, commands: commands,
-                                    hearing: { try hearing($0, base, $1) }, progress: progress)
+                                    asCommands: asCommands, hearing: { try hearing($0, base, $1) }, progress: progress)
         } catch {
             throw CommandError("checking the takes failed, and the speech model in use is unchanged: \(error)")
         }

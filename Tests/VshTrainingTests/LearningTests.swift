@@ -59,7 +59,7 @@ final class FakeAdapter: ModelAdapter {
         var heardBy: [Int: Set<String>] = [:]
         let heard = try HeldOut.hear(
             all, adapter: adapter, base: "/stock", work: dir.file("work"), commands: try HeldOut.phraseGrammar(all.map(\.take)),
-            hearing: { directory, _ in
+            asCommands: [0, 1, 2], hearing: { directory, _ in
                 let known = FakeAdapter.takes(in: directory)
                 return Hearing(recognize: { samples in
                     let i = Int(samples[0])
@@ -70,6 +70,13 @@ final class FakeAdapter: ModelAdapter {
             }, progress: { _ in })
         #expect(adapter.adapted.count == HeldOut.folds)
         #expect(heard.map(\.take) == all.map(\.take))
+        #expect(heard.indices.filter { heard[$0].asCommand != nil } == [0, 1, 2], "only the takes asked for")
+        // At most 30 takes are heard against the commands, spread over the non-commands.
+        let many = (0..<50).map { TrainingTakes.Take(name: "\($0)", audioPath: "", words: $0 % 5 == 0 ? "list" : "one") }
+        let picked = HeldOut.commandTakes(many, isCommand: { $0 == ["list"] })
+        #expect(picked.count == HeldOut.commandTakes)
+        #expect(!picked.contains { $0 % 5 == 0 } && picked.min() == 1 && picked.max()! >= 45, "spread over all")
+        #expect(HeldOut.commandTakes(Array(many.prefix(10)), isCommand: { $0 == ["list"] }) == [1, 2, 3, 4, 6, 7, 8, 9])
         // No take was heard by a model adapted on it, and every take was heard.
         for i in all.indices {
             let known = try #require(heardBy[i])
@@ -100,12 +107,12 @@ final class FakeAdapter: ModelAdapter {
         }
         let all = [heard("one", 0.9), heard("one", 0.3), heard("nine", 0.8), heard("one", 0.9, score: -1),
                    heard("one", 0.9, command: "show one", 0.7)]
-        let figures = HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: 0, isCommand: { _ in false })
+        let figures = HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: 0)
         #expect(figures.takes == 5)
         #expect(figures.right == 0.4)  // the first and the last; the 4th is not their voice
         #expect(figures.wrong == 0.2)
         #expect(figures.nonCommandsAccepted == 0.2)
-        #expect(HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: nil, isCommand: { _ in false }).right == 0.6)
+        #expect(HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: nil).right == 0.6)
     }
 
     @Test func clearCommandsThatRanAreKeptUnlessUndone() throws {

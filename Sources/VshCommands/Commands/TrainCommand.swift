@@ -127,7 +127,9 @@ package struct TrainCommand: ShellCommand {
             return Checked(kept: takes)  // adapt says why there are too few
         }
         let grammar = VoiceGrammar(registry: context.session.registry)
-        let heard = try training.heldOut(takes, commands: grammar, hearing: services.hearing) { fold in
+        let isCommand = { grammar.interpret($0) != nil }
+        let asCommands = HeldOut.commandTakes(takes.map(\.take), isCommand: isCommand)
+        let heard = try training.heldOut(takes, commands: grammar, asCommands: asCommands, hearing: services.hearing) { fold in
             context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
         }
         let scores = heard.compactMap(\.speakerScore)
@@ -143,11 +145,11 @@ package struct TrainCommand: ShellCommand {
                 kept.append(one)
             }
         }
-        let nonCommands = kept.filter { grammar.interpret($0.take.words.split(separator: " ").map(String.init)) == nil }
+        let nonCommands = kept.compactMap(\.asCommand)
         let configured = context.session.settings.voiceThreshold
         if nonCommands.count >= ThresholdCalibration.fewestTakes {
             checked.threshold = ThresholdCalibration.threshold(
-                nonCommands: nonCommands.map(\.asCommand.confidence), configured: configured)
+                nonCommands: nonCommands.map(\.confidence), configured: configured)
             checked.nonCommands = nonCommands.count
         }
         checked.framesPerPhoneFloor = FramesCalibration.floor(
@@ -160,8 +162,7 @@ package struct TrainCommand: ShellCommand {
         checked.speakerTakes = speaker.count
         checked.figures = HeldOutFigures.of(
             kept, threshold: max(configured, checked.threshold ?? configured),
-            speakerThreshold: context.session.settings.speakerCheck ? checked.speakerThreshold : nil,
-            isCommand: { grammar.interpret($0) != nil })
+            speakerThreshold: context.session.settings.speakerCheck ? checked.speakerThreshold : nil)
         return checked
     }
 
@@ -384,9 +385,9 @@ package struct TrainCommand: ShellCommand {
                 let threshold = session.settings.voiceThreshold
                 return Enrolment { takes in
                     let audio = try takes.map { try Self.samples(of: $0.audioPath, voice: voice) }
-                    let heard = try training.heldOut(Array(zip(takes, audio)), commands: grammar, hearing: services.hearing) { _ in }
-                    return HeldOutFigures.of(heard, threshold: threshold, speakerThreshold: nil,
-                                             isCommand: { grammar.interpret($0) != nil }).right
+                    let heard = try training.heldOut(Array(zip(takes, audio)), commands: grammar, asCommands: [],
+                                                     hearing: services.hearing) { _ in }
+                    return HeldOutFigures.of(heard, threshold: threshold, speakerThreshold: nil).right
                 }
             }
             let (ending, next) = try recorder.run(
