@@ -11,6 +11,8 @@ package final class Recorder {
     /// What the status line shows.
     package struct Status: Equatable {
         package var elapsed: Double
+        /// The length of the file being recorded (seconds); nil for the microphone.
+        package var length: Double? = nil
         /// The loudness of the last 100 ms, dBFS (−∞…0).
         package var level: Double
         package var words: String
@@ -67,7 +69,10 @@ package final class Recorder {
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
         }
-        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: true)
+        // The words so far are shown while the microphone records; a file is read as fast
+        // as it decodes, and a second, live decode of each utterance would only double the
+        // time (record --from took twice transcribe's).
+        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
         pipeline.stopSpotter = spotter
         var words: [RecognizedWord] = []
         var partial = ""
@@ -91,7 +96,7 @@ package final class Recorder {
                 let elapsed = input.writtenSeconds
                 if elapsed - lastStatus >= 0.1 {
                     lastStatus = elapsed
-                    status(Status(elapsed: elapsed, level: meter.level, words: text()))
+                    status(Status(elapsed: elapsed, length: input.length, level: meter.level, words: text()))
                 }
                 if let reason = shouldStop() {
                     ending = .stopped(reason)
@@ -107,7 +112,7 @@ package final class Recorder {
                 case .transcribing(let seconds):
                     // Decoding a long utterance whole holds up the status line: say why.
                     if seconds >= 2 {
-                        status(Status(elapsed: input.writtenSeconds, level: meter.level,
+                        status(Status(elapsed: input.writtenSeconds, length: input.length, level: meter.level,
                                       words: text() + String(format: " (transcribing the last %.0f s…)", seconds)))
                     }
                 case .stopPhrase:

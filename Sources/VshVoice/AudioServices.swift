@@ -29,11 +29,17 @@ package protocol RecordingInput: AudioSource {
     func startWriting(to writer: DraftWriter)
     /// Seconds written so far.
     var writtenSeconds: Double { get }
+    /// How long the input is (seconds), when it is a file; nil for a microphone or stream.
+    var length: Double? { get }
     /// How often the device overran (audio arrived faster than it was read, and some was
     /// lost): each is a short gap in the recording.
     var overruns: Int { get }
     /// Flushes the file to disk and closes the input.
     func finish() throws
+}
+
+extension RecordingInput {
+    package var length: Double? { nil }
 }
 
 extension AudioServices {
