@@ -39,6 +39,9 @@ package final class Recorder {
 
     /// The phrase that ends a recording by voice; it is not kept in the transcript.
     package static let stopPhrase = ["stop", "recording"]
+    /// What the stop phrase is heard against (`SpokenStop`): the stop command's spoken
+    /// forms ("stop", "stop recording"), of which only the phrase stops a recording.
+    package static let stopGrammar = VoiceGrammar(command: StopCommand.info.name, forms: StopCommand.info.spokenForms)
 
     let store: TranscriptStore
     let voice: AudioServices
@@ -60,12 +63,14 @@ package final class Recorder {
         input.startWriting(to: try store.draftWriter(for: draft))
         started()
         let dictation = try voice.dictation()
-        // Without the spotter (a model whose dictionary lacks the words) a recording still
-        // works; only the spoken stop does not, and the result says so.
+        // Without the stop's recogniser (a model whose dictionary lacks the words) a
+        // recording still works; only the spoken stop does not, and the result says so.
         var notes: [String] = []
-        var spotter: StreamingRecognizer?
+        var stop: SpokenStop?
         do {
-            spotter = try voice.stopSpotter()
+            stop = try voice.stopRecognizer(for: Self.stopGrammar).map {
+                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, threshold: voice.path.settings.voiceThreshold)
+            }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
         }
@@ -73,7 +78,7 @@ package final class Recorder {
         // as it decodes, and a second, live decode of each utterance would only double the
         // time (record --from took twice transcribe's).
         let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
-        pipeline.stopSpotter = spotter
+        pipeline.stop = stop
         var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded

@@ -9,8 +9,9 @@ package protocol AudioServices: AnyObject {
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput
     /// The dictation recogniser (loaded on first use, then kept).
     func dictation() throws -> StreamingRecognizer
-    /// A spotter of the phrase that ends a recording by voice, or nil when there is none.
-    func stopSpotter() throws -> StreamingRecognizer?
+    /// The recogniser of `grammar`, the phrase that ends a recording by voice (loaded on
+    /// first use, then kept), or nil when there is none.
+    func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer?
     /// The voice path as the settings make it: a fresh front end and endpointer per stream.
     var path: VoicePath { get }
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
@@ -43,6 +44,6 @@ extension RecordingInput {
 }
 
 extension AudioServices {
-    /// No spotter: a recording ends by Enter, Ctrl-C or the end of its input.
-    package func stopSpotter() throws -> StreamingRecognizer? { nil }
+    /// No stop phrase: a recording ends by Enter, Ctrl-C or the end of its input.
+    package func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? { nil }
 }
