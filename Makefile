@@ -43,6 +43,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/invariance.py --clips 150
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/stop.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/dictation_final.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py

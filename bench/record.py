@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """record's cost: CPU seconds per second of audio for `vsh record --from FILE` (writing
-the WAV, SpeexDSP, endpointing, dictation with interim results, the store) beside stock
-pocketsphinx_continuous transcribing the same file with the same language model.
+the WAV, SpeexDSP, endpointing, the stop check, dictation, the store) beside `vsh
+transcribe FILE` (the same dictation, nothing written) and stock pocketsphinx_continuous
+transcribing the same file with the same language model. record should cost what
+transcribe does (issue 28: it decoded each utterance twice, 2.1 times transcribe's CPU).
 
 VSH_BIN names the release binary (default .build/release/vsh).
 """
@@ -41,11 +43,15 @@ def main():
         write_frames(audio, frames)
         seconds = len(frames) / 32000
         vsh = cpu_of([VSH, "--store", tmp + "/store", "-c", f"record --from {audio} --title bench"], isolated_env(tmp))
+        plain = cpu_of([VSH, "--no-voice", "transcribe", audio], isolated_env(tmp))
         base = cpu_of(stock_argv(audio, "-lm", MODEL + "/en-us.lm.bin"))
-        print(f"\n| record, {seconds:.0f} s of speech | vsh | pocketsphinx_continuous -lm | ratio |")
-        print("|---|---|---|---|")
-        print(f"| CPU s per s of audio | {vsh / seconds:.3f} | {base / seconds:.3f} | {vsh / base:.2f} |")
-        print(f"| share of one core in real time | {100 * vsh / seconds:.1f}% | {100 * base / seconds:.1f}% | |")
+        print(f"\n| {seconds:.0f} s of speech | vsh record --from | vsh transcribe | pocketsphinx_continuous -lm "
+              "| record / transcribe | record / stock |")
+        print("|---|---|---|---|---|---|")
+        print(f"| CPU s per s of audio | {vsh / seconds:.3f} | {plain / seconds:.3f} | {base / seconds:.3f} "
+              f"| {vsh / plain:.2f} | {vsh / base:.2f} |")
+        print(f"| share of one core in real time | {100 * vsh / seconds:.1f}% | {100 * plain / seconds:.1f}% "
+              f"| {100 * base / seconds:.1f}% | | |")
 
 
 if __name__ == "__main__":

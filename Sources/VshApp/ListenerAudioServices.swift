@@ -33,7 +33,7 @@ final class ListenerAudioServices: AudioServices {
     }
 
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
-    func stopSpotter() throws -> StreamingRecognizer? { try base.stopSpotter() }
+    func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? { try base.stopRecognizer(for: grammar) }
     var path: VoicePath { base.path }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)

@@ -17,7 +17,7 @@ final class SystemAudioServices: AudioServices, TrainingServices {
     let devices: Bool
     /// Loaded on first use, again when `train` changed the model.
     private var loadedDictation: (SpeechModel, SphinxDictation)?
-    private var loadedSpotter: (SpeechModel, SphinxDictation)?
+    private var loadedStop: (SpeechModel, String, CommandRecognizer)?
 
     init(settings: Settings, paths: Paths, input: String?, output: String?, devices: Bool = true) {
         self.settings = settings
@@ -57,17 +57,14 @@ final class SystemAudioServices: AudioServices, TrainingServices {
     /// The speech model as the store has it now (`train` may have adapted it).
     var model: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 
-    /// Keyword spotting for "stop recording". The threshold, 1e-30, spotted the phrase
-    /// said on its own and nothing in the librivox sentences (1e-20 missed it).
-    func stopSpotter() throws -> StreamingRecognizer? {
+    /// The stop phrase's recogniser: the prompt's kind (`SphinxCommandRecognizer`), over
+    /// the phrase and the other words.
+    func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? {
         let model = model
-        if let (loadedFor, spotter) = loadedSpotter, loadedFor == model { return spotter }
-        PocketSphinxLog.send(to: paths.recognizerLog)
-        let spotter = try SphinxDictation(
-            model: model, keyphrases: [Recorder.stopPhrase.joined(separator: " ")],
-            threshold: 1e-30, workDirectory: paths.state)
-        loadedSpotter = (model, spotter)
-        return spotter
+        if let (loadedFor, jsgf, recognizer) = loadedStop, loadedFor == model, jsgf == grammar.jsgf { return recognizer }
+        let recognizer = try path.recognizer(for: grammar)
+        loadedStop = (model, grammar.jsgf, recognizer)
+        return recognizer
     }
 
     func modelAdapter() throws -> (adapter: ModelAdapter, base: String) {

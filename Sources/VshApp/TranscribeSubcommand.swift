@@ -31,6 +31,9 @@ struct TranscribeSubcommand: ParsableCommand {
             help: ArgumentHelp("How sure a spotted phrase must be: 1e-50 spots nearly anything, 1 nearly nothing.", valueName: "t"))
     var keywordsThreshold: Double = 1e-20
 
+    @Flag(help: "Also say where saying \"stop recording\" would end a recording of the file (JSON: \"stop\"), and go on.")
+    var stop = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one audio file") }
         if let keywords, Self.phrases(keywords).isEmpty { throw ValidationError("--keywords needs at least one phrase") }
@@ -54,17 +57,25 @@ struct TranscribeSubcommand: ParsableCommand {
         } else {
             recognizer = try SphinxDictation(model: app.speechModel)
         }
+        let stopPhrase = stop ? SpokenStop(
+            recognizer: try app.voicePath.recognizer(for: Recorder.stopGrammar), phrase: Recorder.stopPhrase,
+            threshold: app.settings.voiceThreshold) : nil
         let out = FileDescriptorSink.standardOutput
         var failed = false
         for file in files {
             do {
                 let pipeline = app.voicePath.dictationPipeline(
                     source: try FileAudioSource(path: file), recognizer: recognizer, interim: interim)
+                pipeline.stop = stopPhrase
                 var heard = false
                 try pipeline.run { event in
                     switch event {
-                    case .speechStarted, .stopPhrase, .transcribing:
+                    case .speechStarted, .transcribing:
                         break
+                    case .stopPhrase(let recognition, let start, let end):
+                        heard = true
+                        out.line(json ? Self.json(file, recognition, start, end, stop: true)
+                                      : Self.text(file, recognition, start, end) + "  (stop)")
                     case .partial(let text):
                         if interim && !text.isEmpty {
                             out.line(json ? JSONWriter.text { $0.object { $0.field("file", file); $0.field("partial", text) } } : "\(file): ... \(text)")
@@ -93,10 +104,11 @@ struct TranscribeSubcommand: ParsableCommand {
     }
 
     /// One utterance as one JSON object (FORMAT.md, "JSON output").
-    static func json(_ file: String, _ r: Recognition, _ start: Double, _ end: Double) -> String {
+    static func json(_ file: String, _ r: Recognition, _ start: Double, _ end: Double, stop: Bool = false) -> String {
         JSONWriter.text { json in
             json.object { json in
                 json.field("file", file)
+                if stop { json.field("stop", true) }
                 json.field("text", r.text)
                 json.field("start", start)
                 json.field("end", end)

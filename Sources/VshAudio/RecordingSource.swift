@@ -8,6 +8,7 @@ package final class RecordingSource: RecordingInput {
     package let name: String
     package let description: String
     package let sampleRate: Int
+    package let length: Double?
     private let read16k: (inout [Int16]) throws -> Int
     private var writer: DraftWriter?
     /// Converts what recognition gets (16 kHz) to the recording's rate, for a stream
@@ -34,6 +35,7 @@ package final class RecordingSource: RecordingInput {
         name = capture.name
         description = "microphone \(capture.name)"
         sampleRate = capture.rate
+        length = nil
         toFileRate = nil
         writesOnRead = false
         let tap = TapBox()
@@ -55,6 +57,7 @@ package final class RecordingSource: RecordingInput {
         name = file.name
         description = "file \((path as NSString).lastPathComponent)"
         sampleRate = rate
+        length = file.duration
         let toRate = file.sampleRate == rate ? nil : try Resampler(from: file.sampleRate, to: rate)
         toFileRate = nil
         writesOnRead = false
@@ -81,6 +84,7 @@ package final class RecordingSource: RecordingInput {
         self.name = name
         self.description = description
         sampleRate = rate
+        length = nil
         toFileRate = rate == FileAudioSource.outputRate ? nil : try Resampler(from: FileAudioSource.outputRate, to: rate)
         read16k = { try stream.read(into: &$0) }
         writesOnRead = true

@@ -11,6 +11,8 @@ package final class Recorder {
     /// What the status line shows.
     package struct Status: Equatable {
         package var elapsed: Double
+        /// The length of the file being recorded (seconds); nil for the microphone.
+        package var length: Double? = nil
         /// The loudness of the last 100 ms, dBFS (−∞…0).
         package var level: Double
         package var words: String
@@ -37,6 +39,9 @@ package final class Recorder {
 
     /// The phrase that ends a recording by voice; it is not kept in the transcript.
     package static let stopPhrase = ["stop", "recording"]
+    /// What the stop phrase is heard against (`SpokenStop`): the stop command's spoken
+    /// forms ("stop", "stop recording"), of which only the phrase stops a recording.
+    package static let stopGrammar = VoiceGrammar(command: StopCommand.info.name, forms: StopCommand.info.spokenForms)
 
     let store: TranscriptStore
     let voice: AudioServices
@@ -58,17 +63,22 @@ package final class Recorder {
         input.startWriting(to: try store.draftWriter(for: draft))
         started()
         let dictation = try voice.dictation()
-        // Without the spotter (a model whose dictionary lacks the words) a recording still
-        // works; only the spoken stop does not, and the result says so.
+        // Without the stop's recogniser (a model whose dictionary lacks the words) a
+        // recording still works; only the spoken stop does not, and the result says so.
         var notes: [String] = []
-        var spotter: StreamingRecognizer?
+        var stop: SpokenStop?
         do {
-            spotter = try voice.stopSpotter()
+            stop = try voice.stopRecognizer(for: Self.stopGrammar).map {
+                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, threshold: voice.path.settings.voiceThreshold)
+            }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
         }
-        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: true)
-        pipeline.stopSpotter = spotter
+        // The words so far are shown while the microphone records; a file is read as fast
+        // as it decodes, and a second, live decode of each utterance would only double the
+        // time (record --from took twice transcribe's).
+        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
+        pipeline.stop = stop
         var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded
@@ -91,7 +101,7 @@ package final class Recorder {
                 let elapsed = input.writtenSeconds
                 if elapsed - lastStatus >= 0.1 {
                     lastStatus = elapsed
-                    status(Status(elapsed: elapsed, level: meter.level, words: text()))
+                    status(Status(elapsed: elapsed, length: input.length, level: meter.level, words: text()))
                 }
                 if let reason = shouldStop() {
                     ending = .stopped(reason)
@@ -107,7 +117,7 @@ package final class Recorder {
                 case .transcribing(let seconds):
                     // Decoding a long utterance whole holds up the status line: say why.
                     if seconds >= 2 {
-                        status(Status(elapsed: input.writtenSeconds, level: meter.level,
+                        status(Status(elapsed: input.writtenSeconds, length: input.length, level: meter.level,
                                       words: text() + String(format: " (transcribing the last %.0f s…)", seconds)))
                     }
                 case .stopPhrase:

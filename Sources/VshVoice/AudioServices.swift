@@ -9,8 +9,9 @@ package protocol AudioServices: AnyObject {
     func recordingInput(file: String?, rate: Int) throws -> RecordingInput
     /// The dictation recogniser (loaded on first use, then kept).
     func dictation() throws -> StreamingRecognizer
-    /// A spotter of the phrase that ends a recording by voice, or nil when there is none.
-    func stopSpotter() throws -> StreamingRecognizer?
+    /// The recogniser of `grammar`, the phrase that ends a recording by voice (loaded on
+    /// first use, then kept), or nil when there is none.
+    func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer?
     /// The voice path as the settings make it: a fresh front end and endpointer per stream.
     var path: VoicePath { get }
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
@@ -29,6 +30,8 @@ package protocol RecordingInput: AudioSource {
     func startWriting(to writer: DraftWriter)
     /// Seconds written so far.
     var writtenSeconds: Double { get }
+    /// How long the input is (seconds), when it is a file; nil for a microphone or stream.
+    var length: Double? { get }
     /// How often the device overran (audio arrived faster than it was read, and some was
     /// lost): each is a short gap in the recording.
     var overruns: Int { get }
@@ -36,7 +39,11 @@ package protocol RecordingInput: AudioSource {
     func finish() throws
 }
 
+extension RecordingInput {
+    package var length: Double? { nil }
+}
+
 extension AudioServices {
-    /// No spotter: a recording ends by Enter, Ctrl-C or the end of its input.
-    package func stopSpotter() throws -> StreamingRecognizer? { nil }
+    /// No stop phrase: a recording ends by Enter, Ctrl-C or the end of its input.
+    package func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? { nil }
 }

@@ -13,22 +13,18 @@ package final class DictationPipeline {
         /// The words so far of the utterance under way.
         case partial(String)
         case utterance(Recognition, start: Double, end: Double)
-        /// An utterance that was the stop phrase said on its own (`stopSpotter`): not
+        /// An utterance that was the stop phrase said on its own (`stop`), as heard: not
         /// dictated, and the person wants the recording to end.
-        case stopPhrase(start: Double, end: Double)
+        case stopPhrase(Recognition, start: Double, end: Double)
         /// An utterance of this many seconds is being decoded whole (it takes a moment:
         /// about a fifth of its length): for a progress note.
         case transcribing(Double)
     }
 
-    /// Spots the phrase that ends a recording ("stop recording") in short utterances: a
-    /// keyword spotter, since dictation rarely writes the phrase as said.
-    package var stopSpotter: StreamingRecognizer?
-    /// The longest utterance the stop phrase is looked for in (seconds): said on its own,
-    /// as a command, not inside a sentence.
-    package static let stopPhraseLongest = 2.5
-    /// How much of the utterance the spotted phrase must cover.
-    package static let stopPhraseShare = 0.4
+    /// Hears the phrase that ends a recording ("stop recording") in short utterances,
+    /// before they are dictated: dictation rarely writes the phrase as said ("stop or
+    /// the", "top floor do").
+    package var stop: SpokenStop?
 
     let source: AudioSource
     let frontEnd: Preprocessor?
@@ -78,14 +74,9 @@ package final class DictationPipeline {
                 case .utterance(let segment):
                     settle()
                     let audio = useProcessed ? segment.processed ?? segment.samples : segment.samples
-                    // The stop phrase: a short utterance that is mostly the phrase the spotter
-                    // heard (said on its own, not a word of a sentence). Dictation cannot
-                    // confirm it: it writes the phrase as "stop or the", "top floor do".
                     let length = segment.end - segment.start
-                    if let stopSpotter, length <= Self.stopPhraseLongest,
-                       stopSpotter.recognize(audio, start: segment.start).words
-                           .contains(where: { $0.end - $0.start >= Self.stopPhraseShare * length }) {
-                        if !onEvent(.stopPhrase(start: segment.start, end: segment.end)) { return false }
+                    if let heard = stop?.hears(audio, in: segment) {
+                        if !onEvent(.stopPhrase(heard, start: segment.start, end: segment.end)) { return false }
                         continue
                     }
                     if !onEvent(.transcribing(length)) { return false }

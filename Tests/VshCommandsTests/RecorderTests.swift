@@ -15,6 +15,8 @@ import VshTestSupport
         let sampleRate = 16_000
         let source: FakeAudioSource
         var writer: DraftWriter?
+        /// As a file: how long it is.
+        var length: Double?
         init(_ samples: [Int16]) { source = FakeAudioSource(samples) }
         func startWriting(to writer: DraftWriter) { self.writer = writer }
         var writtenSeconds: Double { writer?.duration ?? 0 }
@@ -30,12 +32,17 @@ import VshTestSupport
     /// Dictation that keeps the audio of each utterance it decodes whole.
     final class KeepingDictation: StreamingRecognizer {
         var decoded: [[Int16]] = []
+        /// Samples decoded live, for the words so far.
+        var fed = 0
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             decoded.append(samples)
             return Recognition(words: [RecognizedWord(word: "hello", start: start, end: start + 0.5, confidence: 1)], confidence: 1)
         }
         func begin(at start: Double) {}
-        func feed(_ samples: [Int16]) -> String { "" }
+        func feed(_ samples: [Int16]) -> String {
+            fed += samples.count
+            return ""
+        }
         func end() -> Recognition { Recognition(words: [], confidence: 0) }
     }
 
@@ -148,5 +155,35 @@ import VshTestSupport
         #expect(harness.script(["save --draft \(whole.id)"]) == 0)
         #expect(quiet.dictationRecognizer.decoded.isEmpty)
         #expect(try #require(try store.item(whole.id)).text.string == "all of it")
+    }
+
+    /// A file is read as fast as it decodes: each utterance is decoded once, whole, not
+    /// also live for the words so far (which made `record --from` take twice as long as
+    /// `transcribe`), and the status says how far into the file it is. The microphone
+    /// still shows the words so far.
+    @Test func aFileIsDecodedOnceAndItsStatusSaysHowFarIn() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let audio = TestSignal.bursts([0.5, 1.0, 1.0])
+        for file in [nil, "notes.wav"] {
+            let services = Services(audio, settings: Settings())
+            services.input.length = file == nil ? nil : 2.5
+            var statuses: [Recorder.Status] = []
+            let result = try Recorder(store: TranscriptStore(directory: dir.file("store"), keyFile: nil), voice: services)
+                .record(file: file, quality: .medium, shouldStop: { nil }, status: { statuses.append($0) })
+            #expect(result.draft.transcript == "hello")
+            #expect(services.dictationRecognizer.decoded.count == 1)
+            if file == nil {
+                #expect(services.dictationRecognizer.fed > 16_000, "the microphone's words so far are decoded live")
+                #expect(statuses.allSatisfy { $0.length == nil })
+            } else {
+                #expect(services.dictationRecognizer.fed == 0, "a file is decoded once")
+                #expect(!statuses.isEmpty && statuses.allSatisfy { $0.length == 2.5 })
+            }
+        }
+        let line = RecordCommand.statusLine(Recorder.Status(elapsed: 90, length: 300, level: -23, words: "so far"))
+        #expect(line.hasPrefix("● 01:30 of 05:00 30%  "), "\(line)")
+        #expect(line.hasSuffix("-23 dB  so far"), "\(line)")
+        #expect(RecordCommand.statusLine(Recorder.Status(elapsed: 12, level: -23, words: "")).hasPrefix("● 00:12  █"))
     }
 }

@@ -229,6 +229,36 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
+    /// `record --from FILE` at a terminal shows how far into the file it is; elsewhere (a
+    /// pipe, a log) it prints no status, only its final line.
+    @Test func recordingAFileShowsProgressAtATerminalAndAFinalLineElsewhere() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        // About 25 s of speech, long enough to be seen on the way.
+        let file = dir.file("sentences.wav")
+        try VshBinary.shell("sox \(EvalData.librivox().map(\.path).joined(separator: " ")) \(file)")
+        let tty = try TmuxSession(
+            command: [VshBinary.path, "--no-voice", "--store", vsh.home.file("store")],
+            environment: vsh.environment(["TERM": "xterm", "PATH": "/usr/bin:/bin"]))
+        try tty.waitFor("vsh> ")
+        try tty.type("record --from \(file)")
+        try tty.send("Enter")
+        let progress = try tty.waitFor("the file's progress", timeout: 60) { $0.contains(" of 00:24 ") && $0.contains("%") }
+        #expect(progress.contains("● 00:"), "\(progress)")
+        try tty.waitFor("Not saved yet", timeout: 120)
+        try tty.type("exit")
+        try tty.send("Enter")
+        #expect(try tty.waitForExit() == 0)
+
+        let piped = try vsh.run(["--no-voice", "-c", "record --from \(file)"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(!piped.stdout.contains("●") && !piped.stdout.contains("\r"), "no status line in a pipe: \(piped.stdout)")
+        let lines = piped.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("Recorded 24.7 s: ") && lines[1].hasPrefix("Not saved yet"), "\(lines)")
+    }
+
     /// A microphone that does not open: the error alone, with what helps, and no
     /// "Recording at …" line before it.
     @Test func aMissingMicrophoneSaysWhatHelps() throws {
@@ -250,16 +280,17 @@ import VshTestSupport
         #expect(try tty.waitForExit() == 0)
     }
 
-    /// "stop recording" said on its own ends the recording there; it is not written down
-    /// and what follows is not recorded.
-    @Test func sayingStopRecordingStops() throws {
+    /// "stop recording" said on its own ends the recording there, said slowly or fast; it
+    /// is not written down and what follows is not recorded. (The keyword spotter used
+    /// before issue 28 missed it at 110 to 140 words a minute.)
+    @Test(arguments: [110, 130, 180]) func sayingStopRecordingStops(wordsPerMinute: Int) throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
         let dir = TempDirectory()
         defer { dir.remove() }
         let first = EvalData.librivox()[0], second = EvalData.librivox()[1]
         let spoken = dir.file("spoken.wav"), said = dir.file("stop.wav"), session = dir.file("session.wav")
-        try VshBinary.shell("espeak-ng -v en-us -s 150 -w \(spoken) 'stop recording'")
+        try VshBinary.shell("espeak-ng -v en-us -s \(wordsPerMinute) -w \(spoken) 'stop recording'")
         try VshBinary.shell("sox \(spoken) -r 16000 -c 1 -b 16 \(said)")
         try VshBinary.shell("sox \(first.path) -p pad 0 0.6 | sox - \(said) -p pad 0 1.0 | sox - \(second.path) \(session)")
         let result = try vsh.run(["--no-voice", "-c", "record --from \(session)"])

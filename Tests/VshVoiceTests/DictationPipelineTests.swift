@@ -65,65 +65,49 @@ import VshTestSupport
         #expect(recognizer.begun == recognizer.ended)
     }
 
-    /// Spots the stop phrase in every utterance it is given (each burst here), over
-    /// `share` of it.
-    final class Spotter: StreamingRecognizer {
-        var asked = 0
-        var share = 1.0
-        func recognize(_ samples: [Int16], start: Double) -> Recognition {
-            asked += 1
-            let seconds = Double(samples.count) / Double(AudioFormat.sampleRate)
-            return Recognition(
-                words: [RecognizedWord(word: "stop recording", start: start, end: start + share * seconds, confidence: 1)],
-                confidence: 1)
-        }
-        func begin(at start: Double) {}
-        func feed(_ samples: [Int16]) -> String { "" }
-        func end() -> Recognition { Recognition(words: [], confidence: 0) }
-    }
-
-    /// A short utterance that is the stop phrase ends dictation and is not written down;
-    /// a long one (a sentence) is never taken for it.
-    @Test func theStopPhraseSaidOnItsOwnEndsDictation() throws {
-        // A sentence of four syllables (gaps shorter than the endpointer's hangover), a
-        // short phrase, then more speech that must not be reached.
-        let audio = TestSignal.bursts([1, 0.8, 0.15, 0.8, 0.15, 0.8, 0.15, 0.8, 1.2, 1, 1.5, 0.8, 1])
-        let recognizer = CountingDictation()
-        let spotter = Spotter()
-        let pipeline = Self.pipeline(audio, recognizer)
-        pipeline.stopSpotter = spotter
+    /// Dictation of `audio`, its short utterances heard first by `stop` (answering in
+    /// turn): what each utterance became, "STOP" for the stop phrase.
+    static func dictate(_ audio: [Int16], stop: FakeRecognizer, threshold: Double = 0.5) throws -> [String] {
+        let pipeline = Self.pipeline(audio, CountingDictation())
+        pipeline.stop = SpokenStop(recognizer: stop, phrase: ["stop", "recording"], threshold: threshold)
         var events: [String] = []
         try pipeline.run { event in
             switch event {
             case .utterance(let r, _, _): events.append(r.text)
-            case .stopPhrase(let start, _): events.append(String(format: "stop at %.1f", start))
+            case .stopPhrase(let r, let start, _): events.append(String(format: "STOP %@ at %.1f", r.text, start))
             case .speechStarted, .partial, .transcribing: break
             }
-            return !events.contains { $0.hasPrefix("stop") }
-        }
-        #expect(events.count == 2, "\(events)")
-        #expect(events.first == "words1", "the 3.65 s sentence is dictated, not spotted")
-        #expect(events.last?.hasPrefix("stop at ") == true)
-        #expect(spotter.asked == 1)
-        #expect(recognizer.whole == 1, "the stop phrase is not dictated")
-    }
-
-    /// A phrase spotted in a small part of an utterance (a word inside speech) is not the
-    /// stop: the utterance keeps its words and the recording goes on.
-    @Test func aPhraseInsideMoreSpeechIsNotTheStop() throws {
-        let audio = TestSignal.bursts([1, 1, 1, 1, 1])
-        let recognizer = CountingDictation()
-        let pipeline = Self.pipeline(audio, recognizer)
-        let spotter = Spotter()
-        spotter.share = 0.2
-        pipeline.stopSpotter = spotter
-        var texts: [String] = []
-        try pipeline.run { event in
-            if case .utterance(let r, _, _) = event { texts.append(r.text) }
-            if case .stopPhrase = event { texts.append("STOP") }
             return true
         }
-        #expect(texts == ["words1", "words2"])
+        return events
+    }
+
+    /// A short utterance heard as the stop phrase, as the prompt hears a command (the
+    /// phrase against other words, with a confidence), ends dictation and is not written
+    /// down; a long one (a sentence) is never decoded for it.
+    @Test func theStopPhraseSaidOnItsOwnEndsDictation() throws {
+        // A sentence of four syllables (gaps shorter than the endpointer's hangover), a
+        // short phrase, then more speech.
+        let audio = TestSignal.bursts([1, 0.8, 0.15, 0.8, 0.15, 0.8, 0.15, 0.8, 1.2, 1, 1.5, 0.8, 1])
+        let stop = FakeRecognizer([(["stop", "recording"], 0.98)])
+        let events = try Self.dictate(audio, stop: stop)
+        #expect(events.count == 3, "\(events)")
+        #expect(events.first == "words1", "the 3.65 s sentence is dictated, not taken for the stop")
+        #expect(events[1].hasPrefix("STOP stop recording at "), "\(events)")
+        #expect(stop.calls == 2, "only the two short utterances are heard for the stop")
+    }
+
+    /// What the stop's recogniser hears as other words, as "stop" alone (a form of the
+    /// stop command, but said alone it is too often another word), or with too little
+    /// confidence, is dictated: the recording goes on.
+    @Test func anythingButASureStopPhraseIsDictated() throws {
+        let audio = TestSignal.bursts([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+        let stop = FakeRecognizer([
+            (["stop", "reporting"], 0), (["top", "floor"], 0), (["stop"], 0.9), (["stop", "recording"], 0.3),
+            (["stop", "recording(2)"], 0.6),
+        ])
+        let events = try Self.dictate(audio, stop: stop)
+        #expect(events.map { $0.hasPrefix("STOP") } == [false, false, false, false, true], "\(events)")
     }
 
     @Test func aStopInSilenceDecodesNothingMore() throws {

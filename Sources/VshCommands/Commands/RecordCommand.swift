@@ -63,15 +63,24 @@ package struct RecordCommand: ShellCommand {
         context.output.line(kept)
     }
 
-    /// `● 00:12  ██████······  -23 dB  the words so far`; while something is typed (`stop`
-    /// before its Enter), that in place of the words: `typed: sto`.
+    /// `● 00:12  ██████······  -23 dB  the words so far`; a file's says how far in it is:
+    /// `● 01:30 of 05:00 30%  ██████······  -23 dB  the words so far`. While something is
+    /// typed (`stop` before its Enter), that in place of the words: `typed: sto`.
     static func statusLine(_ status: Recorder.Status, typed: String = "") -> String {
-        let seconds = Int(status.elapsed)
         let level = status.level.isFinite ? String(format: "%4.0f dB", status.level) : "  -∞ dB"
         var words = typed.isEmpty ? status.words : "typed: " + typed
         if words.count > 50 { words = "…" + words.suffix(49) }
-        return String(format: "● %02d:%02d  ", seconds / 60, seconds % 60) + LevelMeter.bar(status.level, width: 12)
-            + "  " + level + "  " + words
+        var position = "● " + clock(status.elapsed)
+        if let length = status.length, length > 0 {
+            position += " of \(clock(length)) " + String(format: "%.0f%%", min(100, 100 * status.elapsed / length))
+        }
+        return position + "  " + LevelMeter.bar(status.level, width: 12) + "  " + level + "  " + words
+    }
+
+    /// `mm:ss`, or `h:mm:ss` from an hour on.
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds)
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
     }
 }
 
