@@ -42,6 +42,17 @@ package struct TrainingTakes: Sendable {
         }
     }
 
+    /// Moves a take into `.left-out/` beside the takes: it is no longer listed, so its
+    /// phrase counts as not recorded, and nothing is lost.
+    package func setAside(_ take: Take) throws {
+        let aside = directory + "/.left-out"
+        try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for file in [take.name + ".wav", take.name + ".txt"] {
+            try? FileManager.default.removeItem(atPath: aside + "/" + file)
+            try FileManager.default.moveItem(atPath: directory + "/" + file, toPath: aside + "/" + file)
+        }
+    }
+
     /// The take name of phrase `index` (from 0) of the script: `001`, `002`…
     package static func scriptName(_ index: Int) -> String { String(format: "%03d", index + 1) }
 

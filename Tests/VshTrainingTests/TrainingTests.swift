@@ -82,6 +82,18 @@ import VshTraining
         #expect(takes.all().map(\.words) == ["record list", "play save"])
     }
 
+    @Test func aTakeSetAsideIsAskedForAgainAndKept() throws {
+        let dir = TempDirectory("takes")
+        defer { dir.remove() }
+        let takes = TrainingTakes(store: dir.path)
+        let take = try takes.save([1, 2, 3], words: "record list", name: TrainingTakes.scriptName(0))
+        try takes.save([4, 5, 6], words: "play save", name: TrainingTakes.scriptName(1))
+        try takes.setAside(take)
+        #expect(takes.all().map(\.words) == ["play save"], "its phrase counts as not recorded")
+        #expect(FileManager.default.fileExists(atPath: takes.directory + "/.left-out/001.wav"), "nothing is lost")
+        #expect(FileManager.default.fileExists(atPath: takes.directory + "/.left-out/001.txt"))
+    }
+
     @Test func skipRedoAndStopAsTheKeysSay() throws {
         let dir = TempDirectory("takes")
         let takes = TrainingTakes(store: dir.path)

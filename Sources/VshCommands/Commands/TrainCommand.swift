@@ -138,7 +138,9 @@ package struct TrainCommand: ShellCommand {
         for (i, one) in heard.enumerated() {
             if let problem = TakeCheck.mismatch(one, scores: scores) {
                 context.clearStatus()
-                context.warn("\(Self.origin(of: one.take)) is left out: \(problem)")
+                // A phrase of the script is set aside, so the next `train` asks for it again.
+                let again = Int(one.take.name) != nil && (try? Self.takes(context.session).setAside(one.take)) != nil
+                context.warn("\(Self.origin(of: one.take)) is left out: \(problem)" + (again ? " ('train' asks for it again)" : ""))
                 checked.leftOut.append(one.take.name)
             } else {
                 checked.kept.append(takes[i])
