@@ -72,13 +72,6 @@ final class SystemAudioServices: AudioServices, TrainingServices {
         return (try SphinxAdaptation(model: model, workDirectory: paths.state), model.stockAcousticModel)
     }
 
-    func speakerScores(_ utterances: [[Int16]]) throws -> [Double?] {
-        let model = model
-        guard model.isAdapted else { throw CommandError("no adapted speech model is in use to check speakers with") }
-        let check = try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel)
-        return utterances.map(check.score(utterance:))
-    }
-
     func hearing(adaptedIn directory: String, base: String, grammar: CommandGrammar) throws -> Hearing {
         let model = SpeechModel(directory: settings.modelDirectory, adapted: directory)
         guard model.stockAcousticModel == base else {
@@ -88,8 +81,12 @@ final class SystemAudioServices: AudioServices, TrainingServices {
         let recognizer = try SphinxCommandRecognizer(
             settings: .init(model: model, scoresSpeaker: false), jsgf: grammar.jsgf, vocabulary: grammar.vocabulary,
             workDirectory: paths.state)
-        let check = try SpeakerCheck(stock: base, adapted: directory)
-        return Hearing(recognize: { recognizer.recognize($0, start: 0) }, speakerScore: check.score(utterance:))
+        // Loaded on the first score: a hearing of the takes' phrases asks for none.
+        var check: SpeakerCheck?
+        return Hearing(recognize: { recognizer.recognize($0, start: 0) }, speakerScore: { utterance in
+            if check == nil { check = try SpeakerCheck(stock: base, adapted: directory) }
+            return check?.score(utterance: utterance)
+        })
     }
 
     func play(path: String, progress: (Double, Double) -> Bool) throws {

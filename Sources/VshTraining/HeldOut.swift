@@ -107,7 +107,7 @@ package enum HeldOut {
             for i in left {
                 let samples = takes[i].samples
                 heard[i] = Heard(take: takes[i].take, asCommand: asCommands.contains(i) ? command.recognize(samples) : nil,
-                                 asPhrase: phrase.recognize(samples), speakerScore: command.speakerScore(samples))
+                                 asPhrase: phrase.recognize(samples), speakerScore: try command.speakerScore(samples))
             }
         }
         return heard.compactMap { $0 }

@@ -17,10 +17,6 @@ package protocol ModelAdapter {
 package protocol TrainingServices: AnyObject {
     /// What adapts the speech model to the person, and the stock acoustic model it adapts.
     func modelAdapter() throws -> (adapter: ModelAdapter, base: String)
-    /// Each utterance's speaker score against the adapted model in use
-    /// (`Confidence.Features.speakerScore`; nil where it has no speech); throws when no
-    /// adapted model is in use.
-    func speakerScores(_ utterances: [[Int16]]) throws -> [Double?]
     /// How the model adapted into `directory` (from the stock model `base`) hears speech:
     /// against `grammar`, and as a voice. For calibrating on takes that model was not
     /// adapted on (`HeldOut`).
@@ -28,12 +24,13 @@ package protocol TrainingServices: AnyObject {
 }
 
 /// A model's ear: the recognition of an utterance against a grammar, and its speaker
-/// score (`SpeakerCheck`: nil where it has no speech).
+/// score (`SpeakerCheck`: nil where it has no speech; throws when the models cannot be
+/// read to score with).
 package struct Hearing {
     package var recognize: ([Int16]) -> Recognition
-    package var speakerScore: ([Int16]) -> Double?
+    package var speakerScore: ([Int16]) throws -> Double?
 
-    package init(recognize: @escaping ([Int16]) -> Recognition, speakerScore: @escaping ([Int16]) -> Double?) {
+    package init(recognize: @escaping ([Int16]) -> Recognition, speakerScore: @escaping ([Int16]) throws -> Double?) {
         self.recognize = recognize
         self.speakerScore = speakerScore
     }

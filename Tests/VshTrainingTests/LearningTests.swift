@@ -15,7 +15,9 @@ final class FakeAdapter: ModelAdapter {
     func adapt(_ takes: [TrainingTakes.Take], base: String, into directory: String, progress: (String) -> Void) throws -> AdaptedModel {
         adapted.append(takes.map(\.name))
         for name in AdaptedModel.modelFiles + ["sendump"] {
-            FileManager.default.createFile(atPath: directory + "/" + name, contents: Data())
+            guard FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()) else {
+                throw CommandError("the fake adapter cannot write \(directory)/\(name)")
+            }
         }
         try takes.map(\.name).joined(separator: "\n").write(toFile: directory + "/takes", atomically: true, encoding: .utf8)
         return AdaptedModel(base: base, takes: takes.count, seconds: Double(takes.count), recipe: "fake")
