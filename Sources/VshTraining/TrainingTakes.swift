@@ -60,13 +60,20 @@ package struct TrainingTakes: Sendable {
     /// only once it is whole.
     @discardableResult
     package func save(_ samples: [Int16], words: String, name: String) throws -> Take {
+        let wav = WavWriter.bytes(samples, rate: AudioFormat.sampleRate)
+        return try save(sealedWAV: try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav,
+                        words: words, name: name)
+    }
+
+    /// Writes a take from audio already in the store's form (a WAV, sealed while the store
+    /// encrypts: a history clip), the words last.
+    @discardableResult
+    package func save(sealedWAV audio: Data, words: String, name: String) throws -> Take {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let audio = directory + "/" + name + ".wav"
-        let wav = WavWriter.bytes(samples, rate: AudioFormat.sampleRate)
-        let bytes = try sealing().map { Data(SealedAudio.seal(Array(wav), key: $0)) } ?? wav
-        try AtomicFile.write(bytes, to: audio)
+        let path = directory + "/" + name + ".wav"
+        try AtomicFile.write(audio, to: path)
         try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")
-        return Take(name: name, audioPath: audio, words: words)
+        return Take(name: name, audioPath: path, words: words)
     }
 }

@@ -79,15 +79,6 @@ package final class UseLearning {
 }
 
 extension TrainingTakes {
-    /// Writes a take from audio already in the store's form (a WAV, sealed while the store
-    /// encrypts: a history clip), the words last.
-    package func save(sealedWAV audio: Data, words: String, name: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(audio, to: directory + "/" + name + ".wav")
-        try AtomicFile.write(Data((words + "\n").utf8), to: directory + "/" + name + ".txt")
-    }
-
     /// The takes kept from use (`UseLearning`), oldest first.
     package func fromUse() -> [Take] { all().filter { $0.name.hasPrefix(UseLearning.prefix) } }
 }
