@@ -47,6 +47,21 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
         self.created = ISO8601DateFormatter().string(from: created)
     }
 
+    /// This model, with what the adaptation `made` says of itself (its base, takes, recipe
+    /// and time) and everything `train` set on this one kept: the gates, the held-out
+    /// figures, the takes left out and learnt from use.
+    package func adaptedAgain(as made: AdaptedModel) -> AdaptedModel {
+        var next = self
+        next.base = made.base
+        next.baseFingerprint = made.baseFingerprint
+        next.takes = made.takes
+        next.seconds = made.seconds
+        next.recipe = made.recipe
+        next.created = made.created
+        next.cpuSeconds = made.cpuSeconds
+        return next
+    }
+
     /// The adapted model's directory in the store at `store`.
     package static func directory(store: String) -> String { store + "/model" }
     static let manifestName = "adaptation.json"

@@ -157,16 +157,9 @@ package struct LearningRound {
         let result = Check(date: ISO8601DateFormatter().string(from: Date()), takes: check.count,
                            before: before, after: after, replaced: after >= before)
         if result.replaced {
-            var next = candidate.model
             // The gates were set on how models not adapted on the takes heard them; the
             // person's commands score higher with each round, so they stay where they were.
-            next.threshold = model.threshold
-            next.calibrationTakes = model.calibrationTakes
-            next.speakerThreshold = model.speakerThreshold
-            next.speakerTakes = model.speakerTakes
-            next.heldOut = model.heldOut
-            next.leftOut = model.leftOut
-            next.framesPerPhoneFloor = model.framesPerPhoneFloor
+            var next = model.adaptedAgain(as: candidate.model)
             next.learnedFromUse = (model.learnedFromUse ?? []) + learn.map(\.name)
             try next.write(into: candidate.directory)
             try training.putInPlace(candidate.directory)
