@@ -13,7 +13,8 @@ package struct ModelTraining {
 
     let store: TranscriptStore
     let adapter: ModelAdapter
-    let base: String
+    /// The stock acoustic model it adapts.
+    package let base: String
 
     package init(store: TranscriptStore, adapter: ModelAdapter, base: String) {
         self.store = store

@@ -80,7 +80,12 @@ package final class UseLearning {
 
 extension TrainingTakes {
     /// The takes kept from use (`UseLearning`), oldest first.
-    package func fromUse() -> [Take] { all().filter { $0.name.hasPrefix(UseLearning.prefix) } }
+    package func fromUse() -> [Take] { all().filter(\.isFromUse) }
+}
+
+extension TrainingTakes.Take {
+    /// Whether it was kept from use (`UseLearning`), not recorded for `train`.
+    package var isFromUse: Bool { name.hasPrefix(UseLearning.prefix) }
 }
 
 /// One round of learning from use: the takes from use the model has not been adapted on
@@ -124,8 +129,13 @@ package struct LearningRound {
 
     /// The takes from use `model` was not adapted on.
     package static func unlearned(_ takes: TrainingTakes, model: AdaptedModel) -> [TrainingTakes.Take] {
+        unlearned(takes.fromUse(), model: model)
+    }
+
+    /// Those of `fromUse` (takes kept from use) that `model` was not adapted on.
+    package static func unlearned(_ fromUse: [TrainingTakes.Take], model: AdaptedModel) -> [TrainingTakes.Take] {
         let learned = Set(model.learnedFromUse ?? [])
-        return takes.fromUse().filter { !learned.contains($0.name) }
+        return fromUse.filter { !learned.contains($0.name) }
     }
 
     /// The last round's check, if any.
@@ -145,7 +155,7 @@ package struct LearningRound {
         let check = new.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         let learned = Set(model.learnedFromUse ?? [])
         let adaptedOn = takes.all().filter {
-            !$0.name.hasPrefix(UseLearning.prefix) ? !(model.leftOut ?? []).contains($0.name) : learned.contains($0.name)
+            $0.isFromUse ? learned.contains($0.name) : !(model.leftOut ?? []).contains($0.name)
         }
         let audio = try check.map(read)
         progress("Adapting on \(learn.count) of your \(new.count) new commands…")

@@ -188,7 +188,7 @@ package struct TrainCommand: ShellCommand {
     /// the same in the background. One at a time: a second waits for nothing and says so.
     func learn(_ context: CommandContext, training: ModelTraining, takes: TrainingTakes, voice: AudioServices) throws {
         let session = context.session
-        let use = AdaptedModel.use(store: session.paths.store, base: session.settings.modelDirectory + "/en-us")
+        let use = AdaptedModel.use(store: session.paths.store, base: training.base)
         guard case .adapted(let model, _) = use else {
             throw CommandError("the stock model is in use: learning from use goes on from a model adapted to you; run 'train' first")
         }
@@ -203,10 +203,10 @@ package struct TrainCommand: ShellCommand {
             training: training, takes: takes, commands: VoiceGrammar(registry: session.registry),
             threshold: AdaptedModel.commandThreshold(configured: session.settings.voiceThreshold, use: use),
             hearing: services.hearing)
-        let unlearned = LearningRound.unlearned(takes, model: model).count
         guard let check = try round.run(
             model: model, read: { try Self.samples(of: $0.audioPath, voice: voice) }, progress: context.step) else {
             context.clearStatus()
+            let unlearned = LearningRound.unlearned(takes, model: model).count
             return context.output.line("\(unlearned) of your commands \(unlearned == 1 ? "is" : "are") kept from use and not yet learnt; "
                 + "learning needs \(LearningRound.fewestTakes).")
         }
@@ -232,7 +232,8 @@ package struct TrainCommand: ShellCommand {
         let session = context.session
         let base = session.settings.modelDirectory + "/en-us"
         if json { return statusJSON(context, takes: takes, base: base) }
-        switch AdaptedModel.use(store: session.paths.store, base: base) {
+        let use = AdaptedModel.use(store: session.paths.store, base: base)
+        switch use {
         case .stock:
             context.output.line("Speech model: the stock model (\(base)); 'train' adapts it to your voice.")
         case .adapted(let model, let dir):
@@ -257,10 +258,10 @@ package struct TrainCommand: ShellCommand {
         let kept = takes.all()
         let script = Self.script(session)
         let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
-        let fromUse = takes.fromUse().count
+        let fromUse = kept.filter(\.isFromUse)
         context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases"
-            + (fromUse > 0 ? ", \(fromUse) from use" : "") + ") in \(takes.directory).")
-        if case .adapted(let model, _) = AdaptedModel.use(store: session.paths.store, base: base) {
+            + (fromUse.isEmpty ? "" : ", \(fromUse.count) from use") + ") in \(takes.directory).")
+        if case .adapted(let model, _) = use {
             if let figures = model.heldOut { context.output.line(Self.describe(figures)) }
             if let floor = model.framesPerPhoneFloor {
                 context.output.line(String(format: "You speak fast: a spoken command may last down to %.1f frames a phone (%.0f for the stock model).",
@@ -268,7 +269,7 @@ package struct TrainCommand: ShellCommand {
             }
             let learning = session.settings.learnFromUse && session.settings.speakerCheck
             context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use and voice.speaker_check must both be on)")
-                + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(takes, model: model).count) kept and not yet learnt.")
+                + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(fromUse, model: model).count) kept and not yet learnt.")
             if let check = LearningRound.lastCheck(takes) {
                 context.output.line("Last round (\(check.date.prefix(10))): " + Self.describe(check))
             }
@@ -319,7 +320,7 @@ package struct TrainCommand: ShellCommand {
                     json.field("left_out", strings: model.leftOut ?? [])
                     json.field("frames_per_phone_floor", model.framesPerPhoneFloor)
                     json.field("learned_from_use", integer: (model.learnedFromUse ?? []).count)
-                    json.field("unlearned", integer: LearningRound.unlearned(takes, model: model).count)
+                    json.field("unlearned", integer: LearningRound.unlearned(kept.filter(\.isFromUse), model: model).count)
                     if let check = LearningRound.lastCheck(takes) {
                         json.key("last_learning")
                         json.object { json in
