@@ -125,14 +125,14 @@ extension TakeCheck {
     package static let otherVoiceGap = 1.5
     package static let otherVoiceSpread = 4.0
 
-    /// The speaker score under which a take is another voice than `scores`' (nil with too
-    /// few scores to say).
-    package static func voiceFloor(_ scores: [Double]) -> Double? {
+    /// The takes' voice: their median speaker score, and the score under which a take is
+    /// another voice; nil with too few scores to say.
+    package static func voice(_ scores: [Double]) -> (median: Double, floor: Double)? {
         guard scores.count >= SpeakerCalibration.fewestTakes else { return nil }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let middle = median(scores)
         let spread = median(scores.map { abs($0 - middle) })
-        return middle - max(otherVoiceGap, otherVoiceSpread * spread)
+        return (middle, middle - max(otherVoiceGap, otherVoiceSpread * spread))
     }
 
     /// The other phrase a take of `words` was heard as surely (`otherPhraseConfidence`),
@@ -143,16 +143,15 @@ extension TakeCheck {
     }
 
     /// Why a take, heard by a model not adapted on it, seems not to be what its text says,
-    /// or nil. `scores` are the takes' speaker scores. A take the model merely failed to
-    /// hear right is no mismatch: those are the sounds adaptation must learn.
-    package static func mismatch(_ heard: HeldOut.Heard, scores: [Double]) -> String? {
+    /// or nil. `voice` is the takes' (`voice(_:)`). A take the model merely failed to hear
+    /// right is no mismatch: those are the sounds adaptation must learn.
+    package static func mismatch(_ heard: HeldOut.Heard, voice: (median: Double, floor: Double)?) -> String? {
         if let other = otherPhrase(heard.asPhrase, words: heard.take.words) {
             return "it sounds like \"\(other)\", not \"\(heard.take.words)\": correct its .txt, or record it again"
         }
-        if let score = heard.speakerScore, let floor = voiceFloor(scores), score < floor {
-            let median = scores.sorted()[scores.count / 2]
+        if let score = heard.speakerScore, let voice, score < voice.floor {
             return String(format: "it sounds like another voice than the other takes (speaker score %.2f, theirs %.2f): record it again yourself",
-                          score, median)
+                          score, voice.median)
         }
         return nil
     }

@@ -86,8 +86,8 @@ final class FakeAdapter: ModelAdapter {
             #expect(known.count == all.count - all.indices.filter { HeldOut.fold(of: $0) == HeldOut.fold(of: i) }.count)
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("work/fold-0")), "the fold models are removed")
-        let scores = heard.compactMap(\.speakerScore)
-        let problems = heard.map { TakeCheck.mismatch($0, scores: scores) }
+        let voice = TakeCheck.voice(heard.compactMap(\.speakerScore))
+        let problems = heard.map { TakeCheck.mismatch($0, voice: voice) }
         #expect(problems[4]?.contains("sounds like \"three\", not \"two\"") == true, "\(problems)")
         #expect(problems[7]?.contains("another voice") == true, "\(problems)")
         #expect(problems.compactMap { $0 }.count == 2)
@@ -95,11 +95,11 @@ final class FakeAdapter: ModelAdapter {
         // holds the sounds adaptation must learn.
         var missed = heard[0]
         missed.asPhrase = Self.recognition("during", 0)
-        #expect(TakeCheck.mismatch(missed, scores: scores) == nil)
+        #expect(TakeCheck.mismatch(missed, voice: voice) == nil)
         // A voice the model fits closely spreads its scores wide: the floor follows them.
-        #expect(TakeCheck.voiceFloor([0.4, 0.5, 0.3, 0.4, 0.6, 0.4, 0.2, 0.5, 0.4, 0.3]) == 0.4 - TakeCheck.otherVoiceGap)
-        #expect(TakeCheck.voiceFloor([7.9, 7.4, 8.9, 6.4, 7.8, 7.6, 6.7, 6.9, 7.7, 5.2, 6.2, 8.6])! < 5.0)
-        #expect(TakeCheck.voiceFloor([0.4, 0.5]) == nil, "too few to say")
+        #expect(TakeCheck.voice([0.4, 0.5, 0.3, 0.4, 0.6, 0.4, 0.2, 0.5, 0.4, 0.3])?.floor == 0.4 - TakeCheck.otherVoiceGap)
+        #expect(TakeCheck.voice([7.9, 7.4, 8.9, 6.4, 7.8, 7.6, 6.7, 6.9, 7.7, 5.2, 6.2, 8.6])!.floor < 5.0)
+        #expect(TakeCheck.voice([0.4, 0.5]) == nil, "too few to say")
     }
 
     @Test func theFiguresCountTheGatesAsTheyWillBe() {

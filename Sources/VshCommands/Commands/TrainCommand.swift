@@ -132,11 +132,11 @@ package struct TrainCommand: ShellCommand {
         let heard = try training.heldOut(takes, commands: grammar, asCommands: asCommands, hearing: services.hearing) { fold in
             context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
         }
-        let scores = heard.compactMap(\.speakerScore)
+        let voice = TakeCheck.voice(heard.compactMap(\.speakerScore))
         var checked = Checked(kept: [], heard: heard)
         var kept: [HeldOut.Heard] = []
         for (i, one) in heard.enumerated() {
-            if let problem = TakeCheck.mismatch(one, scores: scores) {
+            if let problem = TakeCheck.mismatch(one, voice: voice) {
                 context.clearStatus()
                 // A phrase of the script is set aside, so the next `train` asks for it again.
                 let again = Int(one.take.name) != nil && (try? Self.takes(context.session).setAside(one.take)) != nil
