@@ -50,8 +50,15 @@ struct ListenSubcommand: ParsableCommand {
     func run() throws {
         let app = try tool.app(root: root)
         let path = app.voicePath
-        let reader = try self.reader(app)
-        let recognizer = try path.recognizer(for: reader.grammar)
+        let (grammar, decide) = try self.reader(app)
+        let recognizer = try path.recognizer(for: grammar)
+        // The gate of the model the recogniser loaded, made once; --threshold sets the
+        // confidence a command needs, the person's calibration notwithstanding.
+        var gate = path.gate(for: recognizer)
+        if let threshold {
+            gate.threshold = threshold
+            gate.rejectBelow = min(gate.rejectBelow, threshold)
+        }
         let out = FileDescriptorSink.standardOutput
         let file = try FileAudioSource(path: from)
         let paced = realTime ? PacedSource(file) : nil
@@ -59,12 +66,12 @@ struct ListenSubcommand: ParsableCommand {
         let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
-        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: reader.grammar.isFinal)
+        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
         var heard = false
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }
             heard = true
-            let verdict = reader.decide(u)
+            let verdict = decide(u, gate)
             out.line(json ? Self.json(u, verdict, decidedAt: paced?.now) : Self.text(u, verdict))
             return true
         }
@@ -80,14 +87,12 @@ struct ListenSubcommand: ParsableCommand {
     /// fresh session has them (a question asked is answered by what follows; a destructive
     /// command asks first), with time told by the file. With `--grammar`, each phrase of the
     /// file is its own command, kept at the threshold.
-    func reader(_ app: AppContext) throws -> (grammar: CommandGrammar, decide: (Utterance) -> Verdict) {
+    func reader(_ app: AppContext) throws -> (grammar: CommandGrammar, decide: (Utterance, Gate) -> Verdict) {
         if let file = grammar {
             let grammar = try app.grammar(file: file)
-            let threshold = threshold ?? app.settings.voiceThreshold
-            return (grammar, { u in
-                guard let command = u.command(in: grammar, threshold: threshold) else {
-                    return Verdict(.ignore, stoppedBy: u.continuesEarly ? .continuesEarly : .confidence)
-                }
+            return (grammar, { u, gate in
+                let (decision, command) = u.judged(in: grammar, by: gate)
+                guard let command else { return Verdict(.ignore, stoppedBy: decision.stoppedBy ?? .confidence) }
                 return Verdict(.run, line: command.line)
             })
         }
@@ -111,17 +116,12 @@ struct ListenSubcommand: ParsableCommand {
         let afterWake = options.attention == .wake
         let grammar = try (try? PromptGrammar(registry: listening, wakePhrase: wakePhrase, commandsAfterWake: afterWake))
             ?? PromptGrammar(registry: listening, wakePhrase: nil)
-        if let threshold {
-            options.threshold = threshold
-            options.rejectBelow = min(options.rejectBelow, threshold)
-        }
-        let voice = VoicePrompt.deciding(options: options, registry: { registry }, model: { app.speechModel })
-        if let threshold { voice.threshold = { threshold } }
+        let voice = VoicePrompt.deciding(options: options, registry: { registry })
         var now = 0.0
         voice.clock = { now }
-        return (grammar, { u in
+        return (grammar, { u, gate in
             now = u.end
-            voice.post(.heard(u, grammar))
+            voice.post(.heard(u, grammar, gate))
             _ = voice.takeActions()
             return voice.lastVerdict ?? Verdict(.ignore, stoppedBy: .noCommand)
         })

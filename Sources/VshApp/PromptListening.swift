@@ -30,9 +30,7 @@ enum PromptListening {
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
         promptOptions.verbose = options.verbose
-        let voice = VoicePrompt.deciding(
-            options: promptOptions, registry: { session.registry },
-            model: { session.speechModel })
+        let voice = VoicePrompt.deciding(options: promptOptions, registry: { session.registry })
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         clips.sealing = session.store.sealing
         voice.clips = clips
@@ -131,18 +129,10 @@ func checkWakePhrase(_ settings: inout Settings, warn: (String) -> Void) {
 
 extension VoicePrompt {
     /// The prompt's decisions over `registry()`'s commands, with `options`: the one
-    /// setup the prompt and `vsh listen` share. The threshold is raised for the person
-    /// while their adapted model is in use (`train`, which may run in this session).
-    static func deciding(
-        options: VoicePrompt.Options, registry: @escaping () -> CommandRegistry, model: @escaping () -> SpeechModel
-    ) -> VoicePrompt {
+    /// setup the prompt and `vsh listen` share. The thresholds come with each utterance,
+    /// in the gate of the model that heard it (`VoicePath.gate`).
+    static func deciding(options: VoicePrompt.Options, registry: @escaping () -> CommandRegistry) -> VoicePrompt {
         let voice = VoicePrompt(options: options)
-        voice.threshold = { [configured = options.threshold] in
-            AdaptedModel.commandThreshold(configured: configured, use: model().adaptation)
-        }
-        voice.speakerThreshold = { [checking = options.speakerCheck] in
-            AdaptedModel.speakerThreshold(checking: checking, use: model().adaptation)
-        }
         voice.isDestructive = VoicePrompt.destructive(in: registry)
         voice.endsSession = VoicePrompt.endsSession(in: registry)
         return voice

@@ -57,9 +57,11 @@ struct TranscribeSubcommand: ParsableCommand {
         } else {
             recognizer = try SphinxDictation(model: app.speechModel)
         }
-        let stopPhrase = stop ? SpokenStop(
-            recognizer: try app.voicePath.recognizer(for: Recorder.stopGrammar), phrase: Recorder.stopPhrase,
-            threshold: app.settings.voiceThreshold) : nil
+        var stopPhrase: SpokenStop?
+        if stop {
+            let recognizer = try app.voicePath.recognizer(for: Recorder.stopGrammar)
+            stopPhrase = SpokenStop(recognizer: recognizer, phrase: Recorder.stopPhrase, gate: app.voicePath.gate(for: recognizer))
+        }
         let out = FileDescriptorSink.standardOutput
         var failed = false
         for file in files {

@@ -28,9 +28,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// Whether words are a whole phrase of the grammar (true for any when the grammar is
     /// one `JSGFPattern` cannot read).
     private let isPhrase: @Sendable ([String]) -> Bool
-    /// The confidence's gates: the stock ones, with the shortest phone the person's takes
-    /// allow while their adapted model is in use (`AdaptedModel.framesPerPhoneFloor`).
-    private let confidence: Confidence
+    /// What `train` calibrated for the model loaded (the stock model: nothing).
+    package let calibration: Gate.Calibration
     /// Loads the acoustic model with a dictionary of `vocabulary` and the `OtherWords` set
     /// against it, and the grammar opened to those words (`OpenGrammar`).
     /// `workDirectory` receives the generated dictionary.
@@ -67,11 +66,11 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         ])
         try decoder.addGrammar("cmd", jsgf: open)
         decoder.use("cmd")
-        var confidence = Confidence.model
-        if case .adapted(let adapted, directory: _) = model.adaptation, let floor = adapted.framesPerPhoneFloor {
-            confidence.framesPerPhone = floor...confidence.framesPerPhone.upperBound
+        if case .adapted(let adapted, directory: _) = model.adaptation {
+            calibration = adapted.calibration
+        } else {
+            calibration = .stock
         }
-        self.confidence = confidence
         speaker = model.isAdapted && settings.scoresSpeaker ? try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel) : nil
     }
 
@@ -123,7 +122,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             speechOutsideWords: Self.speechOutside(spans, of: audio),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest)
-        return Recognition(words: words, confidence: confidence.probability(features), alternatives: alternatives,
+        // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
+        return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }
 

@@ -69,7 +69,7 @@ package final class Recorder {
         var stop: SpokenStop?
         do {
             stop = try voice.stopRecognizer(for: Self.stopGrammar).map {
-                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, threshold: voice.path.settings.voiceThreshold)
+                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, gate: voice.path.gate(for: $0))
             }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")

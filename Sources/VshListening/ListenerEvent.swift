@@ -7,9 +7,10 @@ package enum ListenerEvent: Sendable {
     /// `wakePhrase` is the phrase the grammar has for turning listening back on.
     case ready(String, wakePhrase: String)
     case speechStarted
-    /// An utterance, and the grammar it was heard against (the commands may have changed
-    /// since): the prompt reads and decides it in one step (`VoicePrompt.decide`).
-    case heard(Utterance, PromptGrammar)
+    /// An utterance, the grammar it was heard against (the commands may have changed
+    /// since) and the gate of the model that heard it (`VoicePath.gate`): the prompt reads
+    /// and decides it in one step (`VoicePrompt.decide`).
+    case heard(Utterance, PromptGrammar, Gate)
     /// The input ended (a file played to its end); the text says so.
     case ended(String)
     /// Something the person should know that does not stop listening.

@@ -146,7 +146,7 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
                     prompt.post(.speechStarted)
                 case .utterance(var utterance):
                     utterance.endCaptured = audio.clock(at: utterance.end)
-                    prompt.post(.heard(utterance, current.grammar))
+                    prompt.post(.heard(utterance, current.grammar, path.gate(for: current)))
                 }
                 return !audio.isStopped
             }
@@ -198,4 +198,6 @@ final class CurrentGrammar: CommandRecognizer {
         }
         return recognizer.recognize(samples, start: start)
     }
+
+    var calibration: Gate.Calibration { recognizer.calibration }
 }

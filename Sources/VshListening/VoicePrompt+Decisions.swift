@@ -11,15 +11,6 @@ extension VoicePrompt {
         case run(SpokenLine)
     }
 
-    /// The fewest 10 ms frames per phone each word of three phones or more in a phrase of
-    /// several words needs (`Confidence.Features.shortestWord`): a phone takes at least
-    /// three in the search, and a word the search fitted in where little was said gets
-    /// about that. On fold 0 of
-    /// bench/attention.py, digits said alone heard as `code 0`, `code 1` and `show 10` had
-    /// 3 to 4; the right phrases of several words had at least 5.5 in real speech (cards)
-    /// and 5.75 from the synthetic voices (research/attention/ATTENTION.md).
-    static let clearWord = 4.5
-
     /// The destructive check for the commands in `registry()`, as each command declares
     /// it (`CommandInfo.isDestructive`): delete, `trash empty --yes`, `encrypt on|off`, command
     /// files' `destructive: yes`.
@@ -37,36 +28,41 @@ extension VoicePrompt {
     }
 
     /// The one step from an utterance to what the prompt does: read its words (and the
-    /// runners-up) against the grammar it was heard with, then run, ask, wake or ignore by
-    /// the confidence, once the speaker check (after `train`) has passed it. The rest of an utterance that ended early (`continuesEarly`) is
-    /// nothing: with the full hangover it would have been part of that command. What it
+    /// runners-up) against the grammar it was heard with, have `gate` (the model's that
+    /// heard it) judge how it was heard, then run, ask, wake or ignore by that and the
+    /// prompt's state: listening on or off, awake or asleep, a question waiting. What it
     /// decided is also kept in `lastVerdict`.
-    func decide(_ heard: Utterance, grammar: PromptGrammar) -> Outcome {
+    func decide(_ heard: Utterance, grammar: PromptGrammar, gate: Gate) -> Outcome {
         promptThread.check()
         let standsAlone = afterCommand || heard.quietBefore >= options.quietBefore
         afterCommand = false
-        if heard.continuesEarly { return ignored(heard, 0, isOn ? .continuesEarly : .listeningOff) }
-        let confidence = heard.recognition.confidence
-        // Someone else's speech does nothing: no command, answer or wake phrase.
-        if let floor = speakerThreshold(), let score = heard.recognition.features?.speakerScore, score < floor {
-            return ignored(heard, confidence, .otherSpeaker)
-        }
-        if let f = heard.recognition.features, f.words >= 2, let shortest = f.shortestWord, shortest < Self.clearWord {
-            return ignored(heard, confidence, .unclearWord)
-        }
         let meanings = grammar.meanings(of: heard.recognition)
+        var isCommand = false
+        if case .command? = meanings.first { isCommand = true }
+        // Woken by the phrase or the key, vsh was spoken to: no pause is needed before. Only
+        // a command needs one; answers and the wake phrase are judged as they come.
+        let needsQuiet = attention == .always && isCommand
+        let judged = gate.judge(heard.recognition, isPhrase: !meanings.isEmpty, continuesEarly: heard.continuesEarly,
+                                standsAlone: standsAlone || !needsQuiet)
+        let confidence = judged.confidence
+        switch judged.stoppedBy {
+        case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff)
+        // Someone else's speech does nothing: no command, answer or wake phrase.
+        case .otherSpeaker?, .unclearWord?: return ignored(heard, judged, judged.stoppedBy!)
+        default: break
+        }
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)
-            guard confidence >= threshold(), wake?.match(words) != nil else {
-                return ignored(heard, confidence, .listeningOff)
+            guard confidence >= gate.threshold, wake?.match(words) != nil else {
+                return ignored(heard, judged, .listeningOff)
             }
             isOn = true
             lastVerdict = Verdict(.wake)
             return .note(dim("(listening again)"))
         }
-        if case .answer(let answer, _)? = meanings.first, confidence >= options.rejectBelow {
+        if case .answer(let answer, _)? = meanings.first, confidence >= gate.rejectBelow {
             guard question != nil else {
-                guard confidence >= threshold() else { return ignored(heard, confidence, .confidence) }
+                guard confidence >= gate.threshold else { return ignored(heard, judged, .confidence) }
                 lastVerdict = Verdict(.ignore, stoppedBy: .noQuestion)
                 return .note(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)"))
             }
@@ -76,17 +72,14 @@ extension VoicePrompt {
             // Asleep (attention wake or key): only the wake phrase, sure and said on its own,
             // alone or with a command after it in the same breath.
             guard attention == .wake, case .wake(_, let then)? = meanings.first, standsAlone,
-                  confidence >= max(threshold(), options.wakeConfidence) else { return ignored(heard, confidence, .asleep) }
+                  confidence >= max(gate.threshold, options.wakeConfidence) else { return ignored(heard, judged, .asleep) }
             awakeUntil = clock() + options.awakeSeconds
             if let then { return accept(then, heard) }
             lastVerdict = Verdict(.wake)
             return .note(dim("(listening for a command)"))
         }
-        guard let best = meanings.first else { return ignored(heard, confidence, .noCommand) }
-        guard confidence >= options.rejectBelow else { return ignored(heard, confidence, .confidence) }
-        // Woken by the phrase or the key, vsh was spoken to: no pause is needed before.
-        if case .command = best, !standsAlone, attention == .always { return ignored(heard, confidence, .notStandAlone) }
-        if confidence >= threshold() {
+        if let check = judged.stoppedBy { return ignored(heard, judged, check) }
+        if judged.isSure, let best = meanings.first {
             question = nil
             switch best {
             case .command(let command):
@@ -103,8 +96,8 @@ extension VoicePrompt {
             if case .command(let command) = meaning { return command }
             return nil
         }
-        guard !commands.isEmpty else { return ignored(heard, confidence, .noCommand) }
-        guard standsAlone || attention != .always else { return ignored(heard, confidence, .notStandAlone) }
+        guard !commands.isEmpty else { return ignored(heard, judged, .noCommand) }
+        guard standsAlone || attention != .always else { return ignored(heard, judged, .notStandAlone) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 
@@ -164,10 +157,37 @@ extension VoicePrompt {
         }
     }
 
-    private func ignored(_ heard: Utterance, _ confidence: Double, _ check: Verdict.Check) -> Outcome {
+    /// Nothing runs. A command the person may have meant (heard as one, stopped by how it
+    /// was heard: `Gate.Check.isHearing`) says so in a short dim line, at most once every
+    /// `unheardNoteSeconds`, so that a person who was not taken can tell vsh from a broken
+    /// microphone while talk near it does not fill the screen; `--verbose` shows every one.
+    private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check) -> Outcome {
         lastVerdict = Verdict(.ignore, stoppedBy: check)
-        guard options.verbose else { return .nothing }
-        return .note(dim("(ignored \"\(heard.recognition.text)\", confidence \(String(format: "%.2f", confidence)))"))
+        let text = heard.recognition.text
+        if options.verbose {
+            return .note(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue))"))
+        }
+        guard check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,
+              clock() - lastUnheardNote >= Self.unheardNoteSeconds else { return .nothing }
+        lastUnheardNote = clock()
+        return .note(dim("(not run: \"\(text)\" \(Self.reason(check)))"))
+    }
+
+    /// Seconds between two notes of a command not taken, unless `--verbose`.
+    static let unheardNoteSeconds = 20.0
+    /// The confidence a stopped command must have had for its note: what was heard as a
+    /// command only faintly (talk) says nothing.
+    static let unheardConfidence = 0.3
+
+    /// Why a command was not taken, as the note says it.
+    static func reason(_ check: Gate.Check) -> String {
+        switch check {
+        case .otherSpeaker: "sounded like another voice than yours; 'train status' says more"
+        case .unclearWord: "was not clearly said word for word"
+        case .confidence: "was not heard clearly enough"
+        case .notStandAlone: "ran on from other speech; pause before a command"
+        default: check.rawValue
+        }
     }
 
     private func spoken(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String?) -> SpokenLine {

@@ -20,9 +20,6 @@ package protocol ListeningControl: AnyObject {
 /// events, so tests drive it without audio.
 package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked Sendable {
     package struct Options: Sendable {
-        /// At or above: a command. Between `rejectBelow` and this: vsh asks. Below: ignored.
-        package var threshold = 0.5
-        package var rejectBelow = 0.3
         /// Said while listening is off, turns it on again (a spoken pattern).
         package var wakePhrase = "listen on"
         /// Spoken destructive commands ask for yes or no first.
@@ -39,8 +36,6 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         /// The confidence the wake phrase needs: the strictest check vsh has, since it
         /// opens the door to every command.
         package var wakeConfidence = 0.8
-        /// After `train`, commands must sound like the person (`voice.speaker_check`).
-        package var speakerCheck = true
         package var marks = PromptMarks.ascii
         package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.
@@ -49,14 +44,11 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         package init() {}
 
         package init(settings: Settings) {
-            threshold = settings.voiceThreshold
-            rejectBelow = min(settings.voiceRejectBelow, settings.voiceThreshold)
             wakePhrase = settings.wakePhrase
             confirmDestructive = settings.confirmDestructive
             answerSeconds = settings.answerSeconds
             quietBefore = Double(settings.quietBefore) / 1000
             attention = settings.attention
-            speakerCheck = settings.speakerCheck
         }
     }
 
@@ -69,14 +61,6 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// Whether running the candidate ends the session (`exit`): a spoken one always asks
     /// first; see `endsSession(in:)`.
     package var endsSession: (VoiceCandidate) -> Bool = { _ in false }
-    /// The confidence a command needs, asked per utterance: `options.threshold`, unless
-    /// `train` calibrated one for the person (it may change during the session).
-    package var threshold: () -> Double
-    /// The speaker score (`Confidence.Features.speakerScore`) a command needs, asked per
-    /// utterance: nil while no model adapted to the person is in use, or
-    /// `voice.speaker_check` is off.
-    package var speakerThreshold: () -> Double? = { nil }
-
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.
     package var beforeHearing: () -> String? = { nil }
@@ -118,11 +102,12 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// What the prompt did with the last utterance (and the answer that settled a
     /// question): for `vsh listen` and the benchmarks.
     package internal(set) var lastVerdict: Verdict?
+    /// When (`clock`) the prompt last said a command was not taken (`ignored`).
+    var lastUnheardNote = -Double.infinity
 
     package init(options: Options) {
         self.options = options
         attention = options.attention
-        threshold = { options.threshold }
         wake = try? SpokenPattern.parse(options.wakePhrase)
     }
 
@@ -226,9 +211,9 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
             case .speechStarted:
                 hearing = true
                 if let note = beforeHearing() { notes.append(dim("(\(note))")) }
-            case .heard(let utterance, let grammar):
+            case .heard(let utterance, let grammar, let gate):
                 hearing = false
-                switch decide(utterance, grammar: grammar) {
+                switch decide(utterance, grammar: grammar, gate: gate) {
                 case .nothing: break
                 case .note(let text): notes.append(text)
                 case .run(let line): submit = line

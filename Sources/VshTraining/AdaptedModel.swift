@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshVoice
 
 /// The speech model `train` adapted to this person and microphone: a copy of the
 /// acoustic model in the store's `model/` directory, never the system's, with
@@ -37,6 +38,11 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     package var framesPerPhoneFloor: Double?
     /// The takes from use it was adapted on (`LearningRound`).
     package var learnedFromUse: [String]?
+
+    /// The gate's part that this model sets (`Gate.Calibration`).
+    package var calibration: Gate.Calibration {
+        Gate.Calibration(threshold: threshold, speaker: speakerThreshold, framesPerPhoneFloor: framesPerPhoneFloor)
+    }
 
     package init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base
@@ -105,20 +111,6 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     /// The acoustic model directory to load: the adapted one when it is in use.
     package static func acousticModel(store: String, base: String) -> String {
         use(store: store, base: base).acousticModel(stock: base)
-    }
-
-    /// The threshold for vsh's commands: `configured`, raised to the calibrated one while
-    /// an adapted model is in use (`use`).
-    package static func commandThreshold(configured: Double, use: Use) -> Double {
-        guard case .adapted(let model, _) = use, let calibrated = model.threshold else { return configured }
-        return max(configured, calibrated)
-    }
-
-    /// The speaker score a command needs while the adapted model is in use and the check is
-    /// on (`voice.speaker_check`); nil otherwise.
-    package static func speakerThreshold(checking: Bool, use: Use) -> Double? {
-        guard checking, case .adapted(let model, _) = use else { return nil }
-        return model.speakerThreshold
     }
 
     /// Writes the manifest into `directory`, last: a model without one is never loaded.

@@ -17,8 +17,8 @@ package enum HeldOut {
     /// A take as a model that was not adapted on it hears it.
     package struct Heard: Sendable {
         package var take: TrainingTakes.Take
-        /// Against vsh's commands, for the confidence threshold: only takes that are no
-        /// command, and at most `commandTakes` of them (nil for the rest).
+        /// Against vsh's commands, as the prompt hears it: the takes that say a command, and
+        /// at most `commandTakes` of those that are no command (nil for the rest).
         package var asCommand: Recognition?
         /// Against the takes' own phrases: whether it says its words.
         package var asPhrase: Recognition
@@ -53,16 +53,19 @@ package enum HeldOut {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Takes heard against the commands: each is one more decode, and 30 say enough of
-    /// a share of 5%.
+    /// Takes that are no command heard against the commands: each is one more decode,
+    /// and 30 say enough of a share of 5%.
     package static let commandTakes = 30
 
-    /// Which of `takes` to hear against the commands: those that are no command (by
-    /// `isCommand`), at most `commandTakes`, spread over all (takes sort by phrase).
+    /// Which of `takes` to hear against the commands: every one that says a command (by
+    /// `isCommand`: what the prompt would do with it is what `train` reports), and of
+    /// those that are no command at most `commandTakes`, spread over all (takes sort by
+    /// phrase), for the share of them that would run one.
     package static func commandTakes(_ takes: [TrainingTakes.Take], isCommand: ([String]) -> Bool) -> Set<Int> {
-        let all = takes.indices.filter { !isCommand(takes[$0].words.split(separator: " ").map(String.init)) }
-        guard all.count > commandTakes else { return Set(all) }
-        return Set((0..<commandTakes).map { all[$0 * all.count / commandTakes] })
+        let says = takes.indices.filter { isCommand(takes[$0].words.split(separator: " ").map(String.init)) }
+        let all = takes.indices.filter { !says.contains($0) }
+        guard all.count > commandTakes else { return Set(says + all) }
+        return Set(says + (0..<commandTakes).map { all[$0 * all.count / commandTakes] })
     }
 
     /// The fold take `index` is left out of: every third take, so that each fold holds
@@ -106,8 +109,16 @@ package enum HeldOut {
             let phrase = try hearing(directory, phrases)
             for i in left {
                 let samples = takes[i].samples
-                heard[i] = Heard(take: takes[i].take, asCommand: asCommands.contains(i) ? command.recognize(samples) : nil,
-                                 asPhrase: phrase.recognize(samples), speakerScore: try command.speakerScore(samples))
+                let score = try command.speakerScore(samples)
+                // The score goes with each recognition, as the prompt's recogniser gives it,
+                // so the gate judges the take as it will judge the person's commands.
+                func scored(_ r: Recognition) -> Recognition {
+                    var r = r
+                    if r.features?.otherWord == nil { r.features?.speakerScore = score }
+                    return r
+                }
+                heard[i] = Heard(take: takes[i].take, asCommand: asCommands.contains(i) ? scored(command.recognize(samples)) : nil,
+                                 asPhrase: scored(phrase.recognize(samples)), speakerScore: score)
             }
         }
         return heard.compactMap { $0 }
@@ -157,38 +168,70 @@ extension TakeCheck {
     }
 }
 
-/// What the held-out hearings say of the person's speech with the gates set on them.
+/// What the held-out hearings say of the person's speech, judged by the gate
+/// (`Gate.take`) the prompt will judge it by once the model is in use.
 package struct HeldOutFigures: Codable, Sendable, Equatable {
     /// Takes heard by a model not adapted on them.
     package var takes: Int
-    /// Share of takes heard as their own phrase and passing the gates (confidence and speaker).
+    /// Share of takes heard as their own phrase and passing the gate.
     package var right: Double
-    /// Share heard as another phrase that passed the gates.
+    /// Share heard as another phrase that passed the gate.
     package var wrong: Double
-    /// Share of the takes that are no command which would run one at the threshold set.
+    /// Share of the takes that are no command which would run one.
     package var nonCommandsAccepted: Double?
     /// How many of the takes were no command.
     package var nonCommands: Int
+    /// How many takes say a command, heard against the commands as the prompt hears them
+    /// (nil for a model made before this was counted).
+    package var commands: Int?
+    /// How many of those would run as that command at the prompt.
+    package var commandsRun: Int?
+    /// How many of them each check stopped (`Gate.Check`'s names), and `another-command`
+    /// for those that would run another command.
+    package var stoppedBy: [String: Int]?
 
-    /// The figures of `heard` at `threshold`, with `speakerThreshold` when the check is on.
+    /// The key of `stoppedBy` for a command take that would run another command.
+    package static let anotherCommand = "another-command"
+
+    /// The figures of `heard` judged by `gate`; `interpret` reads words as a command line.
     package static func of(
-        _ heard: [HeldOut.Heard], threshold: Double, speakerThreshold: Double?
+        _ heard: [HeldOut.Heard], gate: Gate, interpret: ([String]) -> String?
     ) -> HeldOutFigures {
-        func passes(_ r: Recognition, _ score: Double?) -> Bool {
-            // Everyday words heard instead of a phrase have confidence 0 (`Confidence`).
-            guard !r.words.isEmpty, r.confidence >= threshold else { return false }
-            guard let floor = speakerThreshold else { return true }
-            return (score ?? -.infinity) >= floor
-        }
+        func passes(_ r: Recognition, isPhrase: Bool = true) -> Bool { gate.take(r, isPhrase: isPhrase).isSure }
         let n = Double(max(1, heard.count))
-        let right = heard.filter { $0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
-        let wrong = heard.filter { !$0.saysItsWords && passes($0.asPhrase, $0.speakerScore) }.count
-        let nonCommands = heard.filter { $0.asCommand != nil }
-        let accepted = nonCommands.filter { passes($0.asCommand!, $0.speakerScore) }.count
-        return HeldOutFigures(
-            takes: heard.count, right: Double(right) / n, wrong: Double(wrong) / n,
-            nonCommandsAccepted: nonCommands.isEmpty ? nil : Double(accepted) / Double(nonCommands.count),
-            nonCommands: nonCommands.count)
+        let right = heard.filter { $0.saysItsWords && passes($0.asPhrase) }.count
+        let wrong = heard.filter { !$0.saysItsWords && passes($0.asPhrase) }.count
+        var figures = HeldOutFigures(takes: heard.count, right: Double(right) / n, wrong: Double(wrong) / n,
+                                     nonCommandsAccepted: nil, nonCommands: 0)
+        var commands = 0, run = 0
+        var stopped: [String: Int] = [:]
+        var nonCommands = 0, accepted = 0
+        for one in heard {
+            guard let r = one.asCommand else { continue }
+            let line = interpret(r.words.map(\.word))
+            let decision = gate.take(r, isPhrase: line != nil)
+            guard let own = interpret(one.take.words.split(separator: " ").map(String.init)) else {
+                nonCommands += 1
+                if decision.isSure { accepted += 1 }
+                continue
+            }
+            commands += 1
+            if let check = decision.stoppedBy {
+                stopped[check.rawValue, default: 0] += 1
+            } else if line == own {
+                run += 1
+            } else {
+                stopped[anotherCommand, default: 0] += 1
+            }
+        }
+        figures.nonCommands = nonCommands
+        figures.nonCommandsAccepted = nonCommands == 0 ? nil : Double(accepted) / Double(nonCommands)
+        if commands > 0 {
+            figures.commands = commands
+            figures.commandsRun = run
+            figures.stoppedBy = stopped
+        }
+        return figures
     }
 }
 

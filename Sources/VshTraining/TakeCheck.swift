@@ -16,6 +16,25 @@ package enum TakeCheck {
     /// Seconds of speech a phrase needs at least, per word.
     package static let secondsPerWord = 0.15
 
+    /// Below this the loudest 100 ms holds no voice to level (dBFS): silence, or a dead
+    /// microphone.
+    package static let silent = -70.0
+    /// Where `levelled` brings the loudest 100 ms of a quiet recording (dBFS).
+    package static let speakingLevel = -20.0
+
+    /// A recording quieter than `quietest` at its loudest but not silent, raised so that
+    /// its loudest 100 ms is at `speakingLevel`, as recognition levels every utterance
+    /// before decoding: a quiet microphone is no fault of the speech (`train --from`).
+    /// Anything else is returned as it is.
+    package static func levelled(_ samples: [Int16]) -> [Int16] {
+        var meter = LevelMeter()
+        var loudest = -Double.infinity
+        meter.add(samples) { loudest = max(loudest, $0) }
+        guard loudest.isFinite, loudest < quietest, loudest >= silent else { return samples }
+        let gain = pow(10, (speakingLevel - loudest) / 20)
+        return samples.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+    }
+
     /// What is wrong with a take of `words` words, or nil when it is fit. `speech` is how
     /// long the endpointer heard speech, and `padded` says the take has the room's sound
     /// around it, to measure the noise by; a file given whole (`train --from`) may be cut

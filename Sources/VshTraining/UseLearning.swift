@@ -114,16 +114,18 @@ package struct LearningRound {
     /// How a model hears speech (`TrainingServices.hearing`).
     let hearing: (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing
     let commands: CommandGrammar
-    let threshold: Double
+    /// The gate of the model in use: both models' hearings are judged by it, as the prompt
+    /// would judge them.
+    let gate: Gate
 
     package init(
-        training: ModelTraining, takes: TrainingTakes, commands: CommandGrammar, threshold: Double,
+        training: ModelTraining, takes: TrainingTakes, commands: CommandGrammar, gate: Gate,
         hearing: @escaping (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing
     ) {
         self.training = training
         self.takes = takes
         self.commands = commands
-        self.threshold = threshold
+        self.gate = gate
         self.hearing = hearing
     }
 
@@ -180,12 +182,13 @@ package struct LearningRound {
         return result
     }
 
-    /// The share of `takes` the model in `directory` hears as their own command, at the threshold.
+    /// The share of `takes` the model in `directory` hears as their own command and the
+    /// gate takes.
     func share(right takes: [TrainingTakes.Take], _ audio: [[Int16]], heardBy directory: String) throws -> Double {
         let ear = try hearing(directory, training.base, commands)
         let right = zip(takes, audio).filter { take, samples in
             let heard = ear.recognize(samples)
-            return heard.text == take.words && heard.confidence >= threshold
+            return heard.text == take.words && gate.take(heard, isPhrase: true).isSure
         }.count
         return Double(right) / Double(max(1, takes.count))
     }

@@ -14,8 +14,9 @@ package struct SpokenStop {
     package let recognizer: CommandRecognizer
     /// The words that stop.
     package let phrase: [String]
-    /// The confidence the phrase must reach: the prompt's (`voice.threshold`).
-    package let threshold: Double
+    /// The gate the phrase must pass: the prompt's, for the model `recognizer` loaded
+    /// (`VoicePath.gate(for:)`).
+    package let gate: Gate
 
     /// The longest utterance (seconds, with the endpointer's padding) the phrase is looked
     /// for in: said on its own, as a command, not inside a sentence. "stop recording" at
@@ -23,10 +24,10 @@ package struct SpokenStop {
     package static let longest = 3.0
 
     /// `recognizer` hears a grammar with `phrase` and its rivals.
-    package init(recognizer: CommandRecognizer, phrase: [String], threshold: Double) {
+    package init(recognizer: CommandRecognizer, phrase: [String], gate: Gate) {
         self.recognizer = recognizer
         self.phrase = phrase
-        self.threshold = threshold
+        self.gate = gate
     }
 
     /// The recognition of `audio` (the utterance `segment`) when it is the stop phrase,
@@ -34,9 +35,7 @@ package struct SpokenStop {
     package func hears(_ audio: [Int16], in segment: Endpointer.Segment) -> Recognition? {
         guard segment.end - segment.start <= Self.longest else { return nil }
         let recognition = recognizer.recognize(audio, start: segment.start)
-        guard recognition.confidence >= threshold, VoiceGrammar.clean(recognition.words.map(\.word)) == phrase else {
-            return nil
-        }
-        return recognition
+        let isPhrase = VoiceGrammar.clean(recognition.words.map(\.word)) == phrase
+        return gate.take(recognition, isPhrase: isPhrase).isSure ? recognition : nil
     }
 }

@@ -52,6 +52,12 @@ package struct VoicePath {
         try makeRecognizer(grammar.jsgf, grammar.vocabulary)
     }
 
+    /// The gate for what `recognizer` hears: the configured thresholds with what `train`
+    /// calibrated for the model it loaded.
+    package func gate(for recognizer: CommandRecognizer) -> Gate {
+        Gate(settings: settings, calibration: recognizer.calibration)
+    }
+
     /// Audio to recognised utterances. `isFinal` (the grammar's, asked of the words heard
     /// so far) says which are a whole command that cannot grow: those end after
     /// `voice.early_end_ms` of quiet when vsh is sure of them (`EarlyEnd`), the rest after

@@ -35,6 +35,13 @@ package protocol CommandRecognizer: AnyObject {
     /// early end recognises the start of an utterance that may yet go on (`EarlyEnd`),
     /// and throws most of those recognitions away.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
+    /// What `train` calibrated for the model this recogniser loaded: its part of the gate
+    /// (`VoicePath.gate(for:)`), read once, as the model loads.
+    var calibration: Gate.Calibration { get }
+}
+
+extension CommandRecognizer {
+    package var calibration: Gate.Calibration { .stock }
 }
 
 /// One utterance the voice path heard: everything the step that decides what to do with
@@ -63,12 +70,13 @@ package struct Utterance: Sendable, Equatable {
     /// the listener knows it: for the timing `--verbose` shows.
     package var endCaptured: Double?
 
-    /// The command `vsh listen` reports for it: the grammar's reading of the words, when
-    /// the confidence reaches `threshold` and it is not the rest of an utterance that
-    /// ended early. (The prompt decides with more: `VoicePrompt`.)
-    package func command(in grammar: CommandGrammar, threshold: Double) -> VoiceCandidate? {
-        guard recognition.confidence >= threshold, !recognition.words.isEmpty, !continuesEarly else { return nil }
-        return grammar.interpret(recognition.words.map(\.word))
+    /// What `gate` makes of it as a phrase of `grammar`, and the command it reads as: what
+    /// `vsh listen --grammar` and the spoken stop act on. (The prompt decides with its
+    /// state too: `VoicePrompt`.)
+    package func judged(in grammar: CommandGrammar, by gate: Gate) -> (Gate.Decision, VoiceCandidate?) {
+        let command = grammar.interpret(recognition.words.map(\.word))
+        let decision = gate.take(recognition, isPhrase: command != nil, continuesEarly: continuesEarly)
+        return (decision, decision.isSure ? command : nil)
     }
 }
 

@@ -25,6 +25,9 @@ import VshTestSupport
         let voice: VoicePrompt
         let listener = FakeListener()
         let clock = Clock()
+        /// The gate each utterance is posted with: the defaults' (`voice.threshold` 0.5,
+        /// `voice.reject_below` 0.3), as for the stock model.
+        var gate = Gate(threshold: 0.5, rejectBelow: 0.3)
 
         init(_ change: (inout VoicePrompt.Options) -> Void = { _ in }) {
             var options = VoicePrompt.Options()
@@ -56,7 +59,7 @@ import VshTestSupport
                 utterance.recognition.features = Confidence.Features(
                     frames: 80, wordFrames: 40, phones: 3, words: words, speakerScore: speakerScore, shortestWord: shortestWord)
             }
-            voice.post(.heard(utterance, grammar))
+            voice.post(.heard(utterance, grammar, gate))
             return voice.takeActions()
         }
     }
@@ -103,8 +106,8 @@ import VshTestSupport
 
     @Test func eventsAfterASubmittedCommandWaitForTheNextPrompt() throws {
         let f = Fixture()
-        f.voice.post(.heard(Self.utterance("list", 0.9), f.grammar))
-        f.voice.post(.heard(Self.utterance("help", 0.9), f.grammar))
+        f.voice.post(.heard(Self.utterance("list", 0.9), f.grammar, f.gate))
+        f.voice.post(.heard(Self.utterance("help", 0.9), f.grammar, f.gate))
         #expect(Self.submitted(f.voice.takeActions())?.line == "list")
         #expect(Self.submitted(f.voice.takeActions())?.line == "help")
     }
@@ -152,7 +155,7 @@ import VshTestSupport
     /// first command after a line ran need none: vsh was spoken to.
     @Test func aCommandRunningOnFromTalkIsTalk() throws {
         let f = Fixture { $0.quietBefore = 0.5 }
-        #expect(f.hear("list", 0.95, quietBefore: 0.3) == [])
+        #expect(Self.notes(f.hear("list", 0.95, quietBefore: 0.3)) == ["(not run: \"list\" ran on from other speech; pause before a command)"])
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .notStandAlone))
         #expect(f.hear("save", 0.4, alternatives: ["play two"], quietBefore: 0.3) == [], "nor asks")
         #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.6))?.line == "list")
@@ -191,10 +194,9 @@ import VshTestSupport
     /// After `train`: speech that sounds less like the person than the calibrated score
     /// runs nothing, be it a command, an answer or the wake phrase; the person's own runs.
     @Test func otherPeoplesSpeechRunsNothingAfterTrain() throws {
-        let f = Fixture()
-        var floor: Double? = 0.2
-        f.voice.speakerThreshold = { floor }
-        #expect(f.hear("list", 0.99, speakerScore: 0.1) == [])
+        var f = Fixture()
+        f.gate = Gate(threshold: 0.5, rejectBelow: 0.3, calibration: Gate.Calibration(speaker: 0.2))
+        #expect(Self.submitted(f.hear("list", 0.99, speakerScore: 0.1)) == nil)
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
         #expect(Self.submitted(f.hear("list", 0.99, speakerScore: 0.3))?.line == "list")
         // Someone else cannot answer the person's question.
@@ -209,7 +211,7 @@ import VshTestSupport
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
         #expect(Self.notes(f.hear("listen on", 0.99, speakerScore: 0.25)) == ["(listening again)"])
         // No adapted model (or the check off): no check.
-        floor = nil
+        f.gate = Gate(threshold: 0.5, rejectBelow: 0.3)
         #expect(Self.submitted(f.hear("list", 0.99, speakerScore: -3))?.line == "list")
     }
 
@@ -217,7 +219,7 @@ import VshTestSupport
     /// gives "play" the least time a word can have, and runs nothing; said in full it runs.
     @Test func aWordTheSpeakerDidNotSayRunsNothing() throws {
         let f = Fixture()
-        #expect(f.hear("play five", 1, shortestWord: 3) == [])
+        #expect(Self.submitted(f.hear("play five", 1, shortestWord: 3)) == nil)
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .unclearWord))
         #expect(Self.submitted(f.hear("play five", 1, shortestWord: 6))?.line == "play 5")
         // A one-word command is judged by its length as a whole (the confidence), not here.
@@ -265,7 +267,24 @@ import VshTestSupport
         let f = Fixture()
         #expect(f.hear("reload", 0.1) == [])
         let verbose = Fixture { $0.verbose = true }
-        #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10)"])
+        #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10, confidence)"])
+    }
+
+    /// A command the person may have meant and vsh did not take says so, briefly: one dim
+    /// line at most every `unheardNoteSeconds`, none for talk heard faintly as a command
+    /// or for other words, so silence is not mistaken for a broken microphone and talk
+    /// does not fill the screen.
+    @Test func aCommandNotTakenSaysWhyNowAndThen() {
+        var f = Fixture()
+        f.gate = Gate(threshold: 0.5, rejectBelow: 0.3, calibration: Gate.Calibration(speaker: 0.2))
+        #expect(Self.notes(f.hear("list", 0.99, speakerScore: 0.1))
+                == ["(not run: \"list\" sounded like another voice than yours; 'train status' says more)"])
+        #expect(f.hear("help", 0.99, speakerScore: 0.1) == [], "not again so soon")
+        f.clock.now += VoicePrompt.unheardNoteSeconds
+        #expect(f.hear("reload", 0.1) == [], "talk heard faintly as a command says nothing")
+        #expect(f.hear("dog", 0.9) == [], "nor do other words")
+        #expect(Self.notes(f.hear("play five", 1, shortestWord: 3)) == ["(not run: \"play five\" was not clearly said word for word)"])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .unclearWord))
     }
 
     @Test func aSpokenDeleteAsksFirst() throws {

@@ -73,12 +73,15 @@ final class FakeAdapter: ModelAdapter {
         #expect(adapter.adapted.count == HeldOut.folds)
         #expect(heard.map(\.take) == all.map(\.take))
         #expect(heard.indices.filter { heard[$0].asCommand != nil } == [0, 1, 2], "only the takes asked for")
-        // At most 30 takes are heard against the commands, spread over the non-commands.
+        // Every take that says a command is heard against the commands (what the prompt
+        // would do with it), and at most 30 of the others, spread over them.
         let many = (0..<50).map { TrainingTakes.Take(name: "\($0)", audioPath: "", words: $0 % 5 == 0 ? "list" : "one") }
         let picked = HeldOut.commandTakes(many, isCommand: { $0 == ["list"] })
-        #expect(picked.count == HeldOut.commandTakes)
-        #expect(!picked.contains { $0 % 5 == 0 } && picked.min() == 1 && picked.max()! >= 45, "spread over all")
-        #expect(HeldOut.commandTakes(Array(many.prefix(10)), isCommand: { $0 == ["list"] }) == [1, 2, 3, 4, 6, 7, 8, 9])
+        let others = picked.filter { $0 % 5 != 0 }
+        #expect(picked.filter { $0 % 5 == 0 }.count == 10, "every command")
+        #expect(others.count == HeldOut.commandTakes)
+        #expect(others.min() == 1 && others.max()! >= 45, "spread over all")
+        #expect(HeldOut.commandTakes(Array(many.prefix(10)), isCommand: { $0 == ["list"] }) == Set(0..<10))
         // No take was heard by a model adapted on it, and every take was heard.
         for i in all.indices {
             let known = try #require(heardBy[i])
@@ -102,19 +105,40 @@ final class FakeAdapter: ModelAdapter {
         #expect(TakeCheck.voice([0.4, 0.5]) == nil, "too few to say")
     }
 
-    @Test func theFiguresCountTheGatesAsTheyWillBe() {
-        let take = TrainingTakes.Take(name: "a", audioPath: "/a.wav", words: "one")
-        func heard(_ phrase: String, _ p: Double, command: String = "", _ c: Double = 0, score: Double? = 0.5) -> HeldOut.Heard {
-            HeldOut.Heard(take: take, asCommand: Self.recognition(command, c), asPhrase: Self.recognition(phrase, p), speakerScore: score)
+    /// The held-out figures are the gate's verdicts: the prompt's, with every check on.
+    @Test func theFiguresAreWhatThePromptWouldDo() {
+        func heard(_ words: String, _ phrase: String, _ p: Double, command: String = "", _ c: Double = 0,
+                   score: Double? = 0.5) -> HeldOut.Heard {
+            func scored(_ r: Recognition) -> Recognition {
+                var r = r
+                r.features = Confidence.Features(frames: 80, wordFrames: 60, phones: 6, speakerScore: score)
+                return r
+            }
+            return HeldOut.Heard(take: TrainingTakes.Take(name: "a", audioPath: "/a.wav", words: words),
+                                 asCommand: scored(Self.recognition(command, c)), asPhrase: scored(Self.recognition(phrase, p)),
+                                 speakerScore: score)
         }
-        let all = [heard("one", 0.9), heard("one", 0.3), heard("nine", 0.8), heard("one", 0.9, score: -1),
-                   heard("one", 0.9, command: "show one", 0.7)]
-        let figures = HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: 0)
-        #expect(figures.takes == 5)
-        #expect(figures.right == 0.4)  // the first and the last; the 4th is not their voice
-        #expect(figures.wrong == 0.2)
-        #expect(figures.nonCommandsAccepted == 0.2)
-        #expect(HeldOutFigures.of(all, threshold: 0.5, speakerThreshold: nil).right == 0.6)
+        let interpret = { (words: [String]) -> String? in ["list", "show one", "help"].contains(words.joined(separator: " ")) ? words.joined(separator: " ") : nil }
+        let all = [heard("one", "one", 0.9), heard("one", "one", 0.3), heard("one", "nine", 0.8), heard("one", "one", 0.9, score: -1),
+                   heard("one", "one", 0.9, command: "show one", 0.7),
+                   // Takes that say a command: one runs, one is another voice, one too unsure,
+                   // one runs another command.
+                   heard("list", "list", 0.9, command: "list", 0.9), heard("list", "list", 0.9, command: "list", 0.9, score: -1),
+                   heard("help", "help", 0.9, command: "help", 0.2), heard("help", "help", 0.9, command: "list", 0.9)]
+        let gate = Gate(threshold: 0.5, rejectBelow: 0.3, calibration: Gate.Calibration(speaker: 0))
+        let figures = HeldOutFigures.of(all, gate: gate, interpret: interpret)
+        #expect(figures.takes == 9)
+        #expect(figures.wrong == 1.0 / 9)
+        #expect(figures.nonCommands == 5)
+        #expect(figures.nonCommandsAccepted == 0.2, "'show one' from a take of 'one'")
+        #expect(figures.commands == 4)
+        #expect(figures.commandsRun == 1)
+        #expect(figures.stoppedBy == ["other-speaker": 1, "confidence": 1, HeldOutFigures.anotherCommand: 1])
+        // With the speaker check off, the other voice runs.
+        let off = HeldOutFigures.of(all, gate: Gate(threshold: 0.5, rejectBelow: 0.3, speakerCheck: false,
+                                                    calibration: Gate.Calibration(speaker: 0)), interpret: interpret)
+        #expect(off.commandsRun == 2)
+        #expect(off.right > figures.right)
     }
 
     @Test func clearCommandsThatRanAreKeptUnlessUndone() throws {
@@ -182,7 +206,7 @@ final class FakeAdapter: ModelAdapter {
             // The model in use hears half of the commands; a model adapted on commands from
             // use hears all of them, or none.
             let round = LearningRound(
-                training: training, takes: takes, commands: try HeldOut.phraseGrammar(used.map(\.take)), threshold: 0.5,
+                training: training, takes: takes, commands: try HeldOut.phraseGrammar(used.map(\.take)), gate: Gate(threshold: 0.5),
                 hearing: { directory, _, _ in
                     let fromUse = FakeAdapter.takes(in: directory).contains { $0.hasPrefix(UseLearning.prefix) }
                     return Hearing(recognize: { samples in
@@ -224,7 +248,7 @@ final class FakeAdapter: ModelAdapter {
         let model = try training.adapt(try Self.takes(takes, 10, prefix: "", words: { _ in "one" }).map(\.take), progress: { _ in })
         _ = try Self.takes(takes, LearningRound.fewestTakes - 1, prefix: UseLearning.prefix, words: { _ in "list" })
         let round = LearningRound(training: training, takes: takes, commands: try HeldOut.phraseGrammar(takes.all()),
-                                  threshold: 0.5, hearing: { _, _, _ in Issue.record("no model is heard"); throw CommandError("no") })
+                                  gate: Gate(threshold: 0.5), hearing: { _, _, _ in Issue.record("no model is heard"); throw CommandError("no") })
         #expect(try round.run(model: model, read: { _ in [] }, progress: { _ in }) == nil)
         #expect(adapter.adapted.count == 1)
         // One round at a time, across processes.

@@ -150,10 +150,9 @@ import VshTraining
         // In use only with the adapted model that carries it.
         var model = AdaptedModel(base: "/m", takes: 20, seconds: 40, recipe: "mllr+map")
         model.threshold = 0.8
-        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .adapted(model, directory: "/s/model")) == 0.8)
-        #expect(AdaptedModel.commandThreshold(configured: 0.9, use: .adapted(model, directory: "/s/model")) == 0.9)
-        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .stock) == 0.5)
-        #expect(AdaptedModel.commandThreshold(configured: 0.5, use: .setAside("updated")) == 0.5)
+        #expect(Gate(threshold: 0.5, calibration: model.calibration).threshold == 0.8)
+        #expect(Gate(threshold: 0.9, calibration: model.calibration).threshold == 0.9, "never lowered")
+        #expect(Gate(threshold: 0.5).threshold == 0.5, "the stock model's gate")
     }
 
     @Test func aFastSpeakersShortestPhoneIsAllowedDownToAFloor() {
@@ -173,12 +172,11 @@ import VshTraining
         #expect(SpeakerCalibration.threshold(takes: [1, 1, 1]) == nil, "too few takes to say")
         // In use only with the adapted model that carries it, and while the check is on.
         var model = AdaptedModel(base: "/m", takes: 21, seconds: 40, recipe: "mllr+map")
-        #expect(AdaptedModel.speakerThreshold(checking: true, use: .adapted(model, directory: "/s/model")) == nil,
-                "a model adapted before the check has none")
+        #expect(Gate(threshold: 0.5, calibration: model.calibration).speaker == nil, "a model adapted before the check has none")
         model.speakerThreshold = -0.4
-        #expect(AdaptedModel.speakerThreshold(checking: true, use: .adapted(model, directory: "/s/model")) == -0.4)
-        #expect(AdaptedModel.speakerThreshold(checking: false, use: .adapted(model, directory: "/s/model")) == nil)
-        #expect(AdaptedModel.speakerThreshold(checking: true, use: .stock) == nil)
+        #expect(Gate(threshold: 0.5, calibration: model.calibration).speaker == -0.4)
+        #expect(Gate(threshold: 0.5, speakerCheck: false, calibration: model.calibration).speaker == nil)
+        #expect(Gate(threshold: 0.5).speaker == nil)
         // The manifest keeps it.
         let data = try JSONEncoder().encode(model)
         #expect(try JSONDecoder().decode(AdaptedModel.self, from: data).speakerThreshold == -0.4)

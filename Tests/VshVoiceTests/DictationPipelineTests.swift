@@ -69,7 +69,7 @@ import VshTestSupport
     /// turn): what each utterance became, "STOP" for the stop phrase.
     static func dictate(_ audio: [Int16], stop: FakeRecognizer, threshold: Double = 0.5) throws -> [String] {
         let pipeline = Self.pipeline(audio, CountingDictation())
-        pipeline.stop = SpokenStop(recognizer: stop, phrase: ["stop", "recording"], threshold: threshold)
+        pipeline.stop = SpokenStop(recognizer: stop, phrase: ["stop", "recording"], gate: Gate(threshold: threshold))
         var events: [String] = []
         try pipeline.run { event in
             switch event {

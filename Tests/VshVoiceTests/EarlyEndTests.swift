@@ -258,6 +258,6 @@ import VshTestSupport
 extension Utterance {
     /// What `vsh listen` runs for it at threshold 0.5 over the built-in commands.
     fileprivate var line: String? {
-        command(in: VoiceGrammar(registry: Builtins.registry()), threshold: 0.5)?.line
+        judged(in: VoiceGrammar(registry: Builtins.registry()), by: Gate(threshold: 0.5)).1?.line
     }
 }

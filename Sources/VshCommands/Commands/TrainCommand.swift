@@ -113,6 +113,10 @@ package struct TrainCommand: ShellCommand {
         var speakerTakes = 0
         var figures: HeldOutFigures?
         var framesPerPhoneFloor: Double?
+        /// The gate's part these set.
+        var calibration: Gate.Calibration {
+            Gate.Calibration(threshold: threshold, speaker: speakerThreshold, framesPerPhoneFloor: framesPerPhoneFloor)
+        }
         /// Every take as it was heard, a line each, for `HeldOut.report`.
         var heard: [HeldOut.Heard] = []
     }
@@ -147,24 +151,26 @@ package struct TrainCommand: ShellCommand {
                 kept.append(one)
             }
         }
-        let nonCommands = kept.compactMap(\.asCommand)
+        let interpret = { (words: [String]) in grammar.interpret(words)?.line }
+        let nonCommands = kept.filter { !isCommand($0.take.words.split(separator: " ").map(String.init)) }.compactMap(\.asCommand)
         let configured = context.session.settings.voiceThreshold
-        if nonCommands.count >= ThresholdCalibration.fewestTakes {
-            checked.threshold = ThresholdCalibration.threshold(
-                nonCommands: nonCommands.map(\.confidence), configured: configured)
-            checked.nonCommands = nonCommands.count
-        }
         checked.framesPerPhoneFloor = FramesCalibration.floor(
             framesPerPhone: kept.filter(\.saysItsWords).compactMap { heard in
                 heard.asPhrase.features.flatMap { $0.phones > 0 ? Double($0.wordFrames) / Double($0.phones) : nil }
             },
             stock: Confidence.model.framesPerPhone.lowerBound)
+        let floorOnly = Gate(settings: context.session.settings,
+                             calibration: Gate.Calibration(framesPerPhoneFloor: checked.framesPerPhoneFloor))
+        if nonCommands.count >= ThresholdCalibration.fewestTakes {
+            checked.threshold = ThresholdCalibration.threshold(
+                nonCommands: nonCommands.map(floorOnly.confidence(of:)), configured: configured)
+            checked.nonCommands = nonCommands.count
+        }
         let speaker = kept.compactMap(\.speakerScore)
         checked.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
         checked.speakerTakes = speaker.count
-        checked.figures = HeldOutFigures.of(
-            kept, threshold: max(configured, checked.threshold ?? configured),
-            speakerThreshold: context.session.settings.speakerCheck ? checked.speakerThreshold : nil)
+        checked.figures = HeldOutFigures.of(kept, gate: Gate(settings: context.session.settings, calibration: checked.calibration),
+                                            interpret: interpret)
         return checked
     }
 
@@ -181,15 +187,22 @@ package struct TrainCommand: ShellCommand {
         if let accepted = figures.nonCommandsAccepted {
             line += String(format: "; %.0f%% of the %d that are no command would have run one", 100 * accepted, figures.nonCommands)
         }
-        return line + "."
+        line += "."
+        if let commands = figures.commands, let run = figures.commandsRun {
+            // What the prompt would do with the takes that say a command, every check on.
+            let stopped = (figures.stoppedBy ?? [:]).sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                .map { "\($0.value) \($0.key == HeldOutFigures.anotherCommand ? "ran another command" : "stopped by \($0.key)")" }
+            line += "\nAt the prompt, \(run) of the \(commands) takes that say a command would run it"
+                + (stopped.isEmpty ? "." : "; " + stopped.joined(separator: ", ") + ".")
+        }
+        return line
     }
 
     /// A round of learning from use (`LearningRound`), in the foreground; the prompt starts
     /// the same in the background. One at a time: a second waits for nothing and says so.
     func learn(_ context: CommandContext, training: ModelTraining, takes: TrainingTakes, voice: AudioServices) throws {
         let session = context.session
-        let use = AdaptedModel.use(store: session.paths.store, base: training.base)
-        guard case .adapted(let model, _) = use else {
+        guard case .adapted(let model, _) = AdaptedModel.use(store: session.paths.store, base: training.base) else {
             throw CommandError("the stock model is in use: learning from use goes on from a model adapted to you; run 'train' first")
         }
         guard let services = session.training else {
@@ -201,8 +214,7 @@ package struct TrainCommand: ShellCommand {
         defer { lock.release() }
         let round = LearningRound(
             training: training, takes: takes, commands: VoiceGrammar(registry: session.registry),
-            threshold: AdaptedModel.commandThreshold(configured: session.settings.voiceThreshold, use: use),
-            hearing: services.hearing)
+            gate: Gate(settings: session.settings, calibration: model.calibration), hearing: services.hearing)
         guard let check = try round.run(
             model: model, read: { try Self.samples(of: $0.audioPath, voice: voice) }, progress: context.step) else {
             context.clearStatus()
@@ -257,7 +269,7 @@ package struct TrainCommand: ShellCommand {
         }
         let kept = takes.all()
         let script = Self.script(session)
-        let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
+        let recorded = Self.covered(script, by: kept)
         let fromUse = kept.filter(\.isFromUse)
         context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases"
             + (fromUse.isEmpty ? "" : ", \(fromUse.count) from use") + ") in \(takes.directory).")
@@ -282,7 +294,7 @@ package struct TrainCommand: ShellCommand {
         let use = AdaptedModel.use(store: session.paths.store, base: base)
         let kept = takes.all()
         let script = Self.script(session)
-        let recorded = kept.filter { Int($0.name).map { $0 >= 1 && $0 <= script.count } ?? false }.count
+        let recorded = Self.covered(script, by: kept)
         context.writeJSON { json in
             json.object { json in
                 var adapted: AdaptedModel?
@@ -315,6 +327,14 @@ package struct TrainCommand: ShellCommand {
                             json.field("wrong", figures.wrong)
                             json.field("non_commands_accepted", figures.nonCommandsAccepted)
                             json.field("non_commands", integer: figures.nonCommands)
+                            json.field("commands", integer: figures.commands)
+                            json.field("commands_run", integer: figures.commandsRun)
+                            if let stopped = figures.stoppedBy {
+                                json.key("stopped_by")
+                                json.object { json in
+                                    for (check, count) in stopped.sorted(by: { $0.key < $1.key }) { json.field(check, integer: count) }
+                                }
+                            }
                         }
                     }
                     json.field("left_out", strings: model.leftOut ?? [])
@@ -355,6 +375,12 @@ package struct TrainCommand: ShellCommand {
         return try input.readToEnd()
     }
 
+    /// How many of the script's phrases the takes say: recorded by `train` or read by
+    /// `train --from`, not learnt from use.
+    static func covered(_ script: [String], by takes: [TrainingTakes.Take]) -> Int {
+        Set(takes.filter { !$0.isFromUse }.map(\.words)).intersection(script).count
+    }
+
     /// The phrases for this session's commands.
     static func script(_ session: Session) -> [String] {
         TrainingScript.phrases(vocabulary: VoiceGrammar(registry: session.registry).vocabulary)
@@ -385,12 +411,13 @@ package struct TrainCommand: ShellCommand {
             let recorder = TakeRecorder(path: voice.path, takes: takes)
             let enrolment = session.training.map { services in
                 let grammar = VoiceGrammar(registry: session.registry)
-                let threshold = session.settings.voiceThreshold
+                // The configured gate: nothing is calibrated yet, and the takes are the person's.
+                let gate = Gate(settings: session.settings)
                 return Enrolment { takes in
                     let audio = try takes.map { try Self.samples(of: $0.audioPath, voice: voice) }
                     let heard = try training.heldOut(Array(zip(takes, audio)), commands: grammar, asCommands: [],
                                                      hearing: services.hearing) { _ in }
-                    return HeldOutFigures.of(heard, threshold: threshold, speakerThreshold: nil).right
+                    return HeldOutFigures.of(heard, gate: gate, interpret: { grammar.interpret($0)?.line }).right
                 }
             }
             let (ending, next) = try recorder.run(
@@ -482,7 +509,8 @@ package struct TrainCommand: ShellCommand {
         }
         var imported: [TrainingTakes.Take] = []
         for file in audio {
-            let samples = try samples(of: dir + "/" + file, voice: voice)
+            // A quiet recording that is clean speech is levelled, as recognition levels it.
+            let samples = TakeCheck.levelled(try samples(of: dir + "/" + file, voice: voice))
             let said = words[file]!
             if let problem = TakeCheck.problem(samples, words: said.split(separator: " ").count) {
                 context.warn("\(dir)/\(file) is left out: \(problem)")

@@ -1,0 +1,167 @@
+import VshCore
+
+/// Whether speech heard as a phrase of the grammar may be taken: the one decision every
+/// path that acts on speech shares. The prompt (`VoicePrompt.decide`), `vsh listen` (with
+/// and without `--grammar`), the spoken stop of a recording (`SpokenStop`), `train`'s
+/// held-out figures (`HeldOutFigures`) and a round of learning from use (`LearningRound`)
+/// all call `judge`, so what `train` reports is what the prompt then does.
+///
+/// The gate is a value: the configured thresholds (`voice.threshold`,
+/// `voice.reject_below`, `voice.speaker_check`) with what `train` calibrated for the model
+/// in use (`Calibration`), made once when the recogniser loads that model and replaced
+/// with it. `judge` is pure: the recognition's features in, a decision out that names the
+/// check that stopped it.
+package struct Gate: Sendable, Equatable {
+    /// A check that stops an utterance from running anything: what `vsh listen --json`
+    /// reports as `stopped_by`. The first five are the gate's; the rest are the prompt's
+    /// state (`VoicePrompt.decide`).
+    package enum Check: String, Sendable, CaseIterable {
+        /// It began while an utterance that ended early could still have gone on.
+        case continuesEarly = "continues-early"
+        /// With a model adapted to the person (`train`), it sounded less like them than
+        /// their own commands do (`voice.speaker_check`).
+        case otherSpeaker = "other-speaker"
+        /// Words run together: one word of several was given less time than a person takes
+        /// to say it (`Gate.clearWord`), as "play" before a lone "five".
+        case unclearWord = "unclear-word"
+        /// No phrase the path listens for: other words, noise.
+        case noCommand = "no-command"
+        /// Its confidence was below `voice.reject_below` (or, where nothing is asked, below
+        /// `voice.threshold`).
+        case confidence
+        /// A command said too soon after other speech (`voice.quiet_before_ms`): it runs
+        /// on from talk.
+        case notStandAlone = "not-stand-alone"
+        /// Listening was off, and it was not the wake phrase.
+        case listeningOff = "listening-off"
+        /// An answer, and there was no question to answer.
+        case noQuestion = "no-question"
+        /// Attention `wake` or `key`, and neither the wake phrase (sure and said on its
+        /// own) nor the talk key had woken vsh.
+        case asleep
+
+        /// Whether the check is about how the words were heard, not the prompt's state:
+        /// the person meant a command and vsh did not take it.
+        package var isHearing: Bool {
+            switch self {
+            case .otherSpeaker, .unclearWord, .confidence, .notStandAlone: true
+            default: false
+            }
+        }
+    }
+
+    /// What `train` set for the model it adapted (kept in its `adaptation.json`); the stock
+    /// model has none.
+    package struct Calibration: Sendable, Equatable, Codable {
+        /// The confidence a command needs for this person, when more than configured
+        /// (`ThresholdCalibration`).
+        package var threshold: Double?
+        /// The speaker score a command needs (`SpeakerCalibration`); nil: no check.
+        package var speaker: Double?
+        /// The shortest a phone may last on average for this person, 10 ms frames, when
+        /// under the stock confidence's (`FramesCalibration`).
+        package var framesPerPhoneFloor: Double?
+
+        package static let stock = Calibration()
+
+        package init(threshold: Double? = nil, speaker: Double? = nil, framesPerPhoneFloor: Double? = nil) {
+            self.threshold = threshold
+            self.speaker = speaker
+            self.framesPerPhoneFloor = framesPerPhoneFloor
+        }
+    }
+
+    /// What the gate made of an utterance.
+    package enum Decision: Equatable, Sendable {
+        /// Sure enough to run (confidence at or above `threshold`).
+        case sure(Double)
+        /// Heard as the phrase, but only enough to ask ("did you mean").
+        case unsure(Double)
+        /// Not taken, and which check stopped it.
+        case stopped(Check, Double)
+
+        package var confidence: Double {
+            switch self {
+            case .sure(let c), .unsure(let c), .stopped(_, let c): c
+            }
+        }
+        package var isSure: Bool { if case .sure = self { true } else { false } }
+        package var stoppedBy: Check? { if case .stopped(let check, _) = self { check } else { nil } }
+    }
+
+    /// The fewest 10 ms frames per phone each word of three phones or more in a phrase of
+    /// several words needs (`Confidence.Features.shortestWord`): a phone takes at least
+    /// three in the search, and a word the search fitted in where little was said gets
+    /// about that. On fold 0 of bench/attention.py, digits said alone heard as `code 0`,
+    /// `code 1` and `show 10` had 3 to 4; the right phrases of several words had at least
+    /// 5.5 in real speech (cards) and 5.75 from the synthetic voices
+    /// (research/attention/ATTENTION.md).
+    package static let clearWord = 4.5
+
+    /// At or above: sure. From `rejectBelow` up to it: ask.
+    package var threshold: Double
+    package var rejectBelow: Double
+    /// The speaker score a phrase needs; nil: no speaker check.
+    package var speaker: Double?
+    /// The confidence model, with the person's floor on a phone's length.
+    package var confidence: Confidence
+
+    /// The gate of `settings` for a model with `calibration`: the threshold raised to the
+    /// calibrated one, the speaker check where `voice.speaker_check` is on and `train` set
+    /// one.
+    package init(settings: Settings, calibration: Calibration = .stock) {
+        self.init(threshold: settings.voiceThreshold, rejectBelow: settings.voiceRejectBelow,
+                  speakerCheck: settings.speakerCheck, calibration: calibration)
+    }
+
+    package init(threshold: Double, rejectBelow: Double? = nil, speakerCheck: Bool = true,
+                 calibration: Calibration = .stock) {
+        self.threshold = max(threshold, calibration.threshold ?? threshold)
+        self.rejectBelow = min(rejectBelow ?? threshold, self.threshold)
+        speaker = speakerCheck ? calibration.speaker : nil
+        var confidence = Confidence.model
+        if let floor = calibration.framesPerPhoneFloor {
+            confidence.framesPerPhone = floor...confidence.framesPerPhone.upperBound
+        }
+        self.confidence = confidence
+    }
+
+    /// The confidence of `recognition` under this gate: as the recogniser gave it (the
+    /// stock `Confidence.model`), or, where the person's calibration changed the model,
+    /// worked out again from its features.
+    package func confidence(of recognition: Recognition) -> Double {
+        guard confidence != Confidence.model, let features = recognition.features else { return recognition.confidence }
+        return confidence.probability(features)
+    }
+
+    /// Judges `recognition`, heard as a phrase of the grammar when `isPhrase`.
+    /// `continuesEarly`: it began while an utterance that ended early could have gone on.
+    /// `standsAlone`: it came after enough quiet, or the path needs none.
+    package func judge(
+        _ recognition: Recognition, isPhrase: Bool, continuesEarly: Bool = false, standsAlone: Bool = true
+    ) -> Decision {
+        let confidence = confidence(of: recognition)
+        if continuesEarly { return .stopped(.continuesEarly, confidence) }
+        let features = recognition.features
+        if let floor = speaker, let score = features?.speakerScore, score < floor {
+            return .stopped(.otherSpeaker, confidence)
+        }
+        if let f = features, f.words >= 2, let shortest = f.shortestWord, shortest < Self.clearWord {
+            return .stopped(.unclearWord, confidence)
+        }
+        guard isPhrase, !recognition.words.isEmpty else { return .stopped(.noCommand, confidence) }
+        guard confidence >= rejectBelow else { return .stopped(.confidence, confidence) }
+        guard standsAlone else { return .stopped(.notStandAlone, confidence) }
+        return confidence >= threshold ? .sure(confidence) : .unsure(confidence)
+    }
+
+    /// Judges `recognition` where nothing is asked: sure, or stopped (an unsure phrase is
+    /// stopped by the confidence).
+    package func take(
+        _ recognition: Recognition, isPhrase: Bool, continuesEarly: Bool = false, standsAlone: Bool = true
+    ) -> Decision {
+        let decision = judge(recognition, isPhrase: isPhrase, continuesEarly: continuesEarly, standsAlone: standsAlone)
+        if case .unsure(let c) = decision { return .stopped(.confidence, c) }
+        return decision
+    }
+}
