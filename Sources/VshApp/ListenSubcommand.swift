@@ -52,6 +52,7 @@ struct ListenSubcommand: ParsableCommand {
         let path = app.voicePath
         let (grammar, decide) = try self.reader(app)
         let recognizer = try path.recognizer(for: grammar)
+        if let warning = recognizer.warning { FileDescriptorSink.standardError.line("warning: " + warning) }
         // The gate of the model the recogniser loaded, made once; --threshold sets the
         // confidence a command needs, the person's calibration notwithstanding.
         var gate = path.gate(for: recognizer)

@@ -72,9 +72,8 @@ extension PromptListening {
         let learning = UseLearning(
             takes: takes,
             isActive: {
-                guard session.settings.learnFromUse, session.settings.speakerCheck,
-                      case .adapted(let model, _) = session.speechModel.adaptation else { return false }
-                return model.speakerThreshold != nil
+                guard session.settings.learnFromUse, case .adapted = session.speechModel.adaptation else { return false }
+                return true
             },
             unlearned: {
                 guard case .adapted(let model, _) = session.speechModel.adaptation else { return 0 }

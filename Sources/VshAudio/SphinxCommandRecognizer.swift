@@ -30,6 +30,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     private let isPhrase: @Sendable ([String]) -> Bool
     /// What `train` calibrated for the model loaded (the stock model: nothing).
     package let calibration: Gate.Calibration
+    /// What the person should know about how this recogniser hears (a check that is off).
+    package private(set) var warning: String?
     /// Loads the acoustic model with a dictionary of `vocabulary` and the `OtherWords` set
     /// against it, and the grammar opened to those words (`OpenGrammar`).
     /// `workDirectory` receives the generated dictionary.
@@ -66,12 +68,21 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         ])
         try decoder.addGrammar("cmd", jsgf: open)
         decoder.use("cmd")
-        if case .adapted(let adapted, directory: _) = model.adaptation {
-            calibration = adapted.calibration
-        } else {
-            calibration = .stock
+        var calibration = Gate.Calibration.stock
+        if case .adapted(let adapted, directory: _) = model.adaptation { calibration = adapted.calibration }
+        // A speaker model that cannot be read turns the check off, and says so: commands
+        // still run, for anyone, until the model is adapted again.
+        var speaker: SpeakerCheck?
+        if model.isAdapted && settings.scoresSpeaker {
+            do {
+                speaker = try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel)
+            } catch {
+                calibration.speaker = nil
+                warning = "the speaker check is off: \(error); spoken commands run whoever says them until 'train --again'"
+            }
         }
-        speaker = model.isAdapted && settings.scoresSpeaker ? try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel) : nil
+        self.speaker = speaker
+        self.calibration = calibration
     }
 
     /// Each utterance is decoded as a new stream (`PocketSphinxDecoder.decode`): the same

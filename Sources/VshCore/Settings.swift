@@ -69,9 +69,11 @@ package struct Settings: Sendable, Equatable {
     /// Spoken destructive commands ask for a yes or no before they run.
     package var confirmDestructive: Bool = true
     /// With a model adapted to the person (`train`), spoken commands must sound like them.
-    package var speakerCheck: Bool = true
-    /// With a model adapted to the person and the speaker check on, the commands they say
-    /// clearly are kept as takes and the model is adapted on them in the background.
+    /// Off by default: it stops few other people on the same microphone and some of the
+    /// person's own commands (research/attention/SPEAKER.md).
+    package var speakerCheck: Bool = false
+    /// With a model adapted to the person, the commands they say clearly are kept as takes
+    /// and the model is adapted on them in the background.
     package var learnFromUse: Bool = true
     /// Seconds a question at the prompt waits for its answer.
     package var answerSeconds: Double = 10

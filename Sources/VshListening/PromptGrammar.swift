@@ -65,7 +65,14 @@ package struct PromptGrammar: CommandGrammar {
 
     /// What `words` stand for, or nil when they are no phrase the prompt listens for.
     package func meaning(of words: [String]) -> Meaning? {
-        if let command = commands.interpret(words) { return .command(command) }
+        if let command = commands.interpret(words) {
+            // The default wake phrase is also the command it stands for ("listen on"): heard
+            // as the wake phrase, so it wakes vsh in attention `wake` as it turns listening
+            // back on; awake, it does what the command would (nothing more to turn on).
+            guard let wake = wake?.interpret(words), wake.line == command.line,
+                  wakeAlone.map({ $0.match(VoiceGrammar.clean(words)) != nil }) ?? true else { return .command(command) }
+            return .wake(line: wake.line)
+        }
         if let answer = answers.interpret(words), let parsed = PromptAnswer(answer.line) {
             return .answer(parsed, line: answer.line)
         }

@@ -160,12 +160,19 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
     /// The recogniser for the first grammar that loads: the commands plus the prompt's
     /// answers and wake phrase, else the same without the wake phrase (with a warning:
     /// the dictionary cannot say it).
+    /// The recogniser's last warning said, so that each is said once, not at every reload.
+    private var saidWarning: String?
+
     private func recognizer(_ grammars: [PromptGrammar]) throws -> (PromptGrammar, CommandRecognizer, String) {
         let wake = path.settings.wakePhrase
         var failure: Error = AudioError("no grammar to listen for")
         for (i, grammar) in grammars.enumerated() {
             do {
                 let recognizer = try path.recognizer(for: grammar)
+                if let warning = recognizer.warning, warning != saidWarning {
+                    saidWarning = warning
+                    prompt.post(.note(warning))
+                }
                 if i > 0 {
                     prompt.post(.note("the wake phrase \"\(wake)\" cannot be listened for (\(failure)); \"listen on\" wakes vsh instead"))
                 }
@@ -200,4 +207,5 @@ final class CurrentGrammar: CommandRecognizer {
     }
 
     var calibration: Gate.Calibration { recognizer.calibration }
+    var warning: String? { recognizer.warning }
 }

@@ -28,6 +28,9 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     /// and how many takes it was calibrated on; nil for a model adapted before the check.
     package var speakerThreshold: Double?
     package var speakerTakes: Int?
+    /// Why `train` left the speaker check off for this person although it was asked for
+    /// (`SpeakerCalibration`); nil when it set one, or was not asked.
+    package var speakerCheckOff: String?
     /// How the person's takes were heard by models not adapted on them, with the gates
     /// above (`HeldOut`); nil for a model calibrated on its own takes, before this check.
     package var heldOut: HeldOutFigures?

@@ -23,12 +23,17 @@ package enum HeldOut {
         /// Against the takes' own phrases: whether it says its words.
         package var asPhrase: Recognition
         package var speakerScore: Double?
+        /// Its speaker score changed each way a person's set-up changes
+        /// (`SpeakerCalibration.Variant`, in order), when asked for; else empty.
+        package var speakerScores: [Double?] = []
 
-        package init(take: TrainingTakes.Take, asCommand: Recognition?, asPhrase: Recognition, speakerScore: Double?) {
+        package init(take: TrainingTakes.Take, asCommand: Recognition?, asPhrase: Recognition, speakerScore: Double?,
+                     speakerScores: [Double?] = []) {
             self.take = take
             self.asCommand = asCommand
             self.asPhrase = asPhrase
             self.speakerScore = speakerScore
+            self.speakerScores = speakerScores
         }
 
         /// Heard as its own words.
@@ -86,11 +91,12 @@ package enum HeldOut {
     }
 
     /// Adapts one model per fold on the other folds' takes, in directories under `work`
-    /// (removed after), and hears the fold's takes with it. `progress` is told each fold
-    /// as it starts. Returns the hearings in the order of `takes`.
+    /// (removed after), and hears the fold's takes with it; with `speakerVariants`, scores
+    /// each take changed each way a set-up changes too (`SpeakerCalibration`). `progress`
+    /// is told each fold as it starts. Returns the hearings in the order of `takes`.
     package static func hear(
         _ takes: [(take: TrainingTakes.Take, samples: [Int16])], adapter: ModelAdapter, base: String, work: String,
-        commands: CommandGrammar, asCommands: Set<Int>,
+        commands: CommandGrammar, asCommands: Set<Int>, speakerVariants: Bool = false,
         hearing: (_ directory: String, _ grammar: CommandGrammar) throws -> Hearing, progress: (Int) -> Void
     ) throws -> [Heard] {
         let phrases = try phraseGrammar(takes.map(\.take))
@@ -117,8 +123,11 @@ package enum HeldOut {
                     if r.features?.otherWord == nil { r.features?.speakerScore = score }
                     return r
                 }
+                let variants = speakerVariants
+                    ? try SpeakerCalibration.Variant.allCases.map { $0 == .asSaid ? score : try command.speakerScore($0.apply(samples)) }
+                    : []
                 heard[i] = Heard(take: takes[i].take, asCommand: asCommands.contains(i) ? scored(command.recognize(samples)) : nil,
-                                 asPhrase: scored(phrase.recognize(samples)), speakerScore: score)
+                                 asPhrase: scored(phrase.recognize(samples)), speakerScore: score, speakerScores: variants)
             }
         }
         return heard.compactMap { $0 }

@@ -67,6 +67,7 @@ package struct ModelTraining {
     /// and removed beside the store's `model/`.
     package func heldOut(
         _ takes: [(take: TrainingTakes.Take, samples: [Int16])], commands: CommandGrammar, asCommands: Set<Int>,
+        speakerVariants: Bool = false,
         hearing: (_ directory: String, _ base: String, _ grammar: CommandGrammar) throws -> Hearing,
         progress: (Int) -> Void
     ) throws -> [HeldOut.Heard] {
@@ -75,7 +76,8 @@ package struct ModelTraining {
         defer { try? FileManager.default.removeItem(atPath: work) }
         do {
             return try HeldOut.hear(takes, adapter: adapter, base: base, work: work, commands: commands,
-                                    asCommands: asCommands, hearing: { try hearing($0, base, $1) }, progress: progress)
+                                    asCommands: asCommands, speakerVariants: speakerVariants,
+                                    hearing: { try hearing($0, base, $1) }, progress: progress)
         } catch {
             throw CommandError("checking the takes failed, and the speech model in use is unchanged: \(error)")
         }
@@ -85,29 +87,6 @@ package struct ModelTraining {
 extension TrainingTakes {
     /// The adapted model's directory in the store (`AdaptedModel.directory`).
     package static let modelName = "model"
-}
-
-/// The speaker check's threshold, from the person's takes as models not adapted on them
-/// hear them (`HeldOut`): their 5th percentile score, less `margin`, which covers the
-/// difference between a take and speech said another day. Chosen on the fsdd speakers of
-/// fold 0 (george, lucas, yweweler; adapted on takes 0-4, new speech takes 25-49) as the
-/// smallest margin that kept at least 95% of each one's own new digits: george needed
-/// 0.1, lucas 0.4. On the held-out speaker (jackson) it kept 96% of his and let 79% of the
-/// other three speakers' digits pass, as recorded (research/attention/SPEAKER.md).
-package enum SpeakerCalibration {
-    package static let margin = 0.4
-    /// Fewer takes say nothing about a 5th percentile.
-    package static let fewestTakes = 10
-
-    /// The threshold for the takes' speaker scores, or nil with fewer than `fewestTakes`.
-    package static func threshold(takes scores: [Double], margin: Double = margin) -> Double? {
-        guard scores.count >= fewestTakes else { return nil }
-        let sorted = scores.sorted()
-        let place = 0.05 * Double(sorted.count - 1)
-        let low = Int(place.rounded(.down)), high = min(low + 1, sorted.count - 1)
-        let fifth = sorted[low] + (sorted[high] - sorted[low]) * (place - Double(low))
-        return ((fifth - margin) * 1000).rounded() / 1000
-    }
 }
 
 /// A person who speaks fast says a command in fewer frames a phone than the confidence's

@@ -22,8 +22,7 @@ package final class UseLearning {
     let takes: TrainingTakes
     /// How many commands are kept (`kept`).
     let keeping: Int
-    /// Whether to learn now (an adapted model with the speaker check in use, and
-    /// `voice.learn_from_use` on).
+    /// Whether to learn now (an adapted model in use, and `voice.learn_from_use` on).
     let isActive: () -> Bool
     /// How many takes from use the model in use has not been adapted on.
     let unlearned: () -> Int

@@ -38,10 +38,14 @@ package protocol CommandRecognizer: AnyObject {
     /// What `train` calibrated for the model this recogniser loaded: its part of the gate
     /// (`VoicePath.gate(for:)`), read once, as the model loads.
     var calibration: Gate.Calibration { get }
+    /// What the person should know about how it hears, said once as it loads: a check
+    /// that could not be loaded and is off.
+    var warning: String? { get }
 }
 
 extension CommandRecognizer {
     package var calibration: Gate.Calibration { .stock }
+    package var warning: String? { nil }
 }
 
 /// One utterance the voice path heard: everything the step that decides what to do with

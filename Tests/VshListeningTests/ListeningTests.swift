@@ -191,6 +191,27 @@ import VshTestSupport
         #expect(ran.line == "quality high")
     }
 
+    /// The default wake phrase, "listen on", is also the command that turns listening on:
+    /// in attention `wake` it wakes vsh (it was heard as the command, and ignored as
+    /// asleep), alone or with a command after it; awake, it keeps vsh awake and runs
+    /// nothing else.
+    @Test func theDefaultWakePhraseWakes() throws {
+        let f = Fixture { $0.attention = .wake }
+        #expect(f.voice.options.wakePhrase == "listen on")
+        #expect(f.hear("list", 0.99) == [])
+        #expect(Self.notes(f.hear("listen on", 0.99)) == ["(listening for a command)"])
+        #expect(f.voice.lastVerdict == Verdict(.wake))
+        #expect(Self.submitted(f.hear("list", 0.9, quietBefore: 0.2))?.line == "list")
+        #expect(f.hear("listen on", 0.99) == [], "awake, the phrase keeps it awake and runs nothing")
+        #expect(f.voice.lastVerdict == Verdict(.wake))
+        f.clock.now += 10
+        #expect(Self.submitted(f.hear("listen on list", 0.95))?.line == "list", "in one breath")
+        // With listening off, the same phrase turns it back on.
+        _ = try f.voice.setListening(false)
+        _ = f.voice.takeActions()
+        #expect(Self.notes(f.hear("listen on", 0.99)) == ["(listening again)"])
+    }
+
     /// After `train`: speech that sounds less like the person than the calibrated score
     /// runs nothing, be it a command, an answer or the wake phrase; the person's own runs.
     @Test func otherPeoplesSpeechRunsNothingAfterTrain() throws {

@@ -82,6 +82,7 @@ package struct TrainCommand: ShellCommand {
         model.calibrationTakes = checked.nonCommands
         model.speakerThreshold = checked.speakerThreshold
         model.speakerTakes = checked.speakerThreshold == nil ? nil : checked.speakerTakes
+        model.speakerCheckOff = checked.speakerCheckOff
         model.heldOut = checked.figures
         model.framesPerPhoneFloor = checked.framesPerPhoneFloor
         model.leftOut = checked.leftOut.isEmpty ? nil : checked.leftOut
@@ -94,8 +95,13 @@ package struct TrainCommand: ShellCommand {
         if let figures = checked.figures {
             context.output.line(Self.describe(figures))
         }
-        if model.speakerThreshold != nil, session.settings.speakerCheck {
-            context.output.line("Spoken commands must now also sound like you, so other people's speech near the microphone seldom runs one (voice.speaker_check).")
+        if session.settings.speakerCheck {
+            if model.speakerThreshold != nil {
+                context.output.line(String(format: "Spoken commands must now also sound like you (voice.speaker_check): set on your takes changed the ways a set-up changes, it kept at least %.0f%% of them each way.", 100 * checked.speakerKept))
+            } else if let why = checked.speakerCheckOff {
+                context.output.line("The speaker check stays off for your voice: \(why). Spoken commands run whoever says them; "
+                    + "'train --again' with more takes, or in the room and with the microphone you use, may allow it.")
+            }
         }
         if let threshold = model.threshold, threshold > session.settings.voiceThreshold {
             context.output.line(String(format: "Spoken commands now need a confidence of %.2f (voice.threshold is %.2f): at that, ", threshold, session.settings.voiceThreshold)
@@ -111,6 +117,10 @@ package struct TrainCommand: ShellCommand {
         var nonCommands: Int?
         var speakerThreshold: Double?
         var speakerTakes = 0
+        /// Why the speaker check stays off although asked for, and the least share of the
+        /// takes changed one way its threshold kept (`SpeakerCalibration`).
+        var speakerCheckOff: String?
+        var speakerKept = 0.0
         var figures: HeldOutFigures?
         var framesPerPhoneFloor: Double?
         /// The gate's part these set.
@@ -133,7 +143,8 @@ package struct TrainCommand: ShellCommand {
         let grammar = VoiceGrammar(registry: context.session.registry)
         let isCommand = { grammar.interpret($0) != nil }
         let asCommands = HeldOut.commandTakes(takes.map(\.take), isCommand: isCommand)
-        let heard = try training.heldOut(takes, commands: grammar, asCommands: asCommands, hearing: services.hearing) { fold in
+        let heard = try training.heldOut(takes, commands: grammar, asCommands: asCommands,
+                                         speakerVariants: context.session.settings.speakerCheck, hearing: services.hearing) { fold in
             context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
         }
         let voice = TakeCheck.voice(heard.compactMap(\.speakerScore))
@@ -166,9 +177,13 @@ package struct TrainCommand: ShellCommand {
                 nonCommands: nonCommands.map(floorOnly.confidence(of:)), configured: configured)
             checked.nonCommands = nonCommands.count
         }
-        let speaker = kept.compactMap(\.speakerScore)
-        checked.speakerThreshold = SpeakerCalibration.threshold(takes: speaker)
-        checked.speakerTakes = speaker.count
+        if context.session.settings.speakerCheck {
+            let speaker = SpeakerCalibration.calibrate(kept.map(\.speakerScores))
+            checked.speakerThreshold = speaker.threshold
+            checked.speakerCheckOff = speaker.why
+            checked.speakerKept = speaker.kept
+            checked.speakerTakes = kept.count
+        }
         checked.figures = HeldOutFigures.of(kept, gate: Gate(settings: context.session.settings, calibration: checked.calibration),
                                             interpret: interpret)
         return checked
@@ -259,8 +274,10 @@ package struct TrainCommand: ShellCommand {
             switch (model.speakerThreshold, model.speakerTakes, session.settings.speakerCheck) {
             case (let floor?, let n?, true):
                 context.output.line(String(format: "Speaker check: on; a spoken command needs a speaker score of %.2f, calibrated on %d of your takes.", floor, n))
-            case (_?, _, false):
-                context.output.line("Speaker check: off (voice.speaker_check = false); anyone's speech may run commands.")
+            case (_, _, false):
+                context.output.line("Speaker check: off (voice.speaker_check = false, the default); anyone's speech may run commands.")
+            case (nil, _, true) where model.speakerCheckOff != nil:
+                context.output.line("Speaker check: left off for your voice: \(model.speakerCheckOff!).")
             default:
                 context.output.line("Speaker check: none for this model; 'train --again' calibrates one.")
             }
@@ -279,8 +296,8 @@ package struct TrainCommand: ShellCommand {
                 context.output.line(String(format: "You speak fast: a spoken command may last down to %.1f frames a phone (%.0f for the stock model).",
                                            floor, Confidence.model.framesPerPhone.lowerBound))
             }
-            let learning = session.settings.learnFromUse && session.settings.speakerCheck
-            context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use and voice.speaker_check must both be on)")
+            let learning = session.settings.learnFromUse
+            context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use)")
                 + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(fromUse, model: model).count) kept and not yet learnt.")
             if let check = LearningRound.lastCheck(takes) {
                 context.output.line("Last round (\(check.date.prefix(10))): " + Self.describe(check))
@@ -319,6 +336,7 @@ package struct TrainCommand: ShellCommand {
                     json.field("calibration_takes", integer: model.calibrationTakes)
                     json.field("speaker_check", session.settings.speakerCheck && model.speakerThreshold != nil)
                     json.field("speaker_threshold", model.speakerThreshold)
+                    json.field("speaker_check_off", model.speakerCheckOff)
                     if let figures = model.heldOut {
                         json.key("held_out")
                         json.object { json in
@@ -355,6 +373,7 @@ package struct TrainCommand: ShellCommand {
                 json.field("takes_kept", integer: kept.count)
                 json.field("phrases_recorded", integer: recorded)
                 json.field("phrases", integer: script.count)
+                json.field("script", strings: script)
                 json.field("takes_directory", takes.directory)
             }
         }
