@@ -111,6 +111,47 @@ import VshTraining
         #expect(sealedAgain.status == 0, "\(sealedAgain.stderr)")
     }
 
+    /// After `train` vsh still answers its person (issue 34): the same voice's short
+    /// commands, words that are not among the takes, each said alone, run at the prompt's
+    /// decisions; `train` says what the prompt would do with the takes that say a command.
+    /// With the speaker check asked for, `train` either calibrates it on the takes changed
+    /// the ways a set-up changes, and the person's commands still run, or leaves it off
+    /// and says why.
+    @Test func afterTrainThePersonsOwnShortCommandsStillRun() throws {
+        let dir = TempDirectory("own")
+        let from = try Self.takes(dir, Self.phrases + ["help", "drafts", "history", "trash"])
+        // "list", "reload" and "quality high" are in no take; 2 s of quiet before each.
+        let said = ["list", "reload", "quality high"]
+        try VshBinary.shell("sox -n -r 22050 -c 1 -b 16 \(dir.file("quiet.wav")) trim 0 2")
+        for (i, words) in said.enumerated() {
+            try VshBinary.shell("espeak-ng -v en-us -s 150 -w \(dir.file("said\(i).wav")) \"\(words)\"")
+        }
+        let parts = said.indices.map { "\(dir.file("quiet.wav")) \(dir.file("said\($0).wav"))" }.joined(separator: " ")
+        try VshBinary.shell("sox \(parts) \(dir.file("quiet.wav")) \(dir.file("commands.wav"))")
+        for check in [false, true] {
+            let vsh = VshBinary()
+            defer { vsh.remove() }
+            try FileManager.default.createDirectory(atPath: vsh.home.file("config/vsh"), withIntermediateDirectories: true)
+            vsh.home.write("[voice]\nspeaker_check = \(check)\n", to: "config/vsh/vsh.toml")
+            let trained = try vsh.run(["train", "--from", from])
+            #expect(trained.status == 0, "\(trained.stderr)")
+            #expect(trained.stdout.contains("At the prompt, ") && trained.stdout.contains("of the 4 takes that say a command would run it"),
+                    "\(trained.stdout)")
+            if check {
+                #expect(trained.stdout.contains("Spoken commands must now also sound like you")
+                        || trained.stdout.contains("The speaker check stays off for your voice: "), "\(trained.stdout)")
+            }
+            let heard = try vsh.run(["listen", "--from", dir.file("commands.wav"), "--json"])
+            #expect(heard.status == 0, "\(heard.stderr)")
+            let ran = heard.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      object["decision"] as? String == "run" else { return nil }
+                return object["command"] as? String
+            }
+            #expect(ran == said, "speaker check \(check): \(heard.stdout)")
+        }
+    }
+
     @Test func badRecordingsAreNamedAndTheModelInUseStays() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
