@@ -22,7 +22,8 @@ struct AppContext {
         environment = ProcessInfo.processInfo.environment
         paths = Paths.resolve(
             store: store, config: config, environment: environment,
-            executable: CommandLine.arguments.first ?? "vsh")
+            // Not argv[0], which says only `vsh` when it was found on PATH.
+            executable: Paths.runningExecutable ?? CommandLine.arguments.first ?? "vsh")
         // Encrypted store audio (`encrypt on`) is read with this key wherever it is opened.
         KeyFile.current = KeyFile(path: paths.keyFile)
         var settings = Settings()
