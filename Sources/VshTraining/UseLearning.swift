@@ -56,7 +56,8 @@ package final class UseLearning {
     }
 
     /// Copies the clip (sealed as it is, when the store encrypts) and its words into the
-    /// takes; starts a round once `every` are new. A clip that cannot be copied is no take.
+    /// takes; starts a round once `LearningRound.fewestTakes` are new. A clip that cannot
+    /// be copied is no take.
     private func keep(_ kept: (clip: String, words: String)) {
         guard let audio = FileManager.default.contents(atPath: kept.clip) else { return }
         let name = Self.prefix + ((kept.clip as NSString).lastPathComponent as NSString).deletingPathExtension
