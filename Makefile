@@ -1,5 +1,5 @@
 # vsh: `make run` starts it, `make test` runs every test, `make check` the fast ones,
-# `make bench` measures.
+# `make bench` measures (and appends its figures to bench/RESULTS.md).
 # Each first installs the Debian packages that are missing (apt-get, non-interactive).
 
 # Libraries vsh links, the speech model, the tools `train` adapts the model with
@@ -32,7 +32,10 @@ check: deps
 	$(SWIFT) build --build-tests
 	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip VshEndToEndTests --skip VshFuzzTests
 
+# Each benchmark writes its headline figures to .build/bench-results/ (bench/lib/results.py);
+# the last step prints them as one table and appends it to bench/RESULTS.md.
 bench: deps bench-deps release
+	rm -rf .build/bench-results
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/shell.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
@@ -56,6 +59,7 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/faults.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/device_faults.py
 	./bench/fuzz.sh
+	python3 bench/summary.py
 
 build:
 	$(SWIFT) build

@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import channel_gain, equalise, long_term_spectrum, read_audio, read_wav, write_wav  # noqa: E402
 from lib.data import DIGITS, fold_of, librivox, room_noise, synth, load_generator  # noqa: E402
 from lib.env import BENCH, EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
 from lib.vsh import listen, run, stock_argv  # noqa: E402
 
@@ -358,6 +359,7 @@ def main():
         if args.keep:
             json.dump({f"{t}/{n}": results[(t, n)] for t, n in results}, open(args.keep + f".fold{fold}.json", "w"))
     print(f"\ntotal wall {time.perf_counter() - started:.0f} s; streams in {args.cache}")
+    save("attention" + (f"-trained-{os.path.basename(os.path.normpath(args.trained))}" if args.trained else ""))
 
 
 def report(fold, streams, results, tools, quick, trained=False):
@@ -396,6 +398,10 @@ def report(fold, streams, results, tools, quick, trained=False):
         note = " (no speaker ids: not a held-out figure)" if n == "alexa" else ""
         rows.append([f"spoken: {n} ({len(s[3])}){note}", *cells])
     markdown_table(head, rows)
+    for r in rows:
+        if not r[0].startswith("talk: "):
+            headline(f"fold {fold}, {r[0]} (baseline: stock)", r[1].replace("**", ""),
+                     r[2].replace("**", "") if len(r) > 2 else None)
     if trained:
         # After train every voice is someone else's: their commands said to vsh are false
         # runs too (the speaker check's goal: at most 0.1 an hour of all of it).
@@ -405,6 +411,8 @@ def report(fold, streams, results, tools, quick, trained=False):
             runs = sum(u["decision"] == "run" for n in talk + spoken for u in results[(t, n)])
             print(f"{t}, trained on someone else: {runs} runs in {all_hours * 60:.1f} min of other people's speech "
                   f"(talk and their commands) = **{runs / all_hours:.1f}/h**")
+            if t == "vsh":
+                headline(f"fold {fold}, trained on someone else: runs per hour of other people's speech", f"{runs / all_hours:.1f}/h")
     for t in tools:
         by = collections.Counter(command_of(u["line"]) for n in talk for u in results[(t, n)] if u["decision"] == "run")
         print(f"{t} false runs by command: " + (", ".join(f"{c} {k}" for c, k in by.most_common()) or "none"))
@@ -415,7 +423,11 @@ def report(fold, streams, results, tools, quick, trained=False):
                    if u["decision"] == "run"]
             print("vsh false runs: " + "; ".join(ran[:40]) + (" …" if len(ran) > 40 else ""))
     if wake:
-        report_wake(streams, results, wake, talk, hours)
+        rows = report_wake(streams, results, wake, talk, hours)
+        ours, stock = rows.get("vsh wake"), rows.get("stock kws")
+        if ours:
+            headline(f"fold {fold}, wake phrase: false wakes per hour of talk (baseline: stock kws)", ours[1], stock and stock[1])
+            headline(f"fold {fold}, wake phrase: \"alexa\" missed (baseline: stock kws)", ours[3], stock and stock[3])
 
 
 def report_wake(streams, results, tools, talk, hours):
@@ -435,6 +447,7 @@ def report_wake(streams, results, tools, talk, hours):
         rows.append([t, f"{wakes / hours:.2f}/h ({wakes})", f"{runs / hours:.2f}/h ({runs})",
                      f"{100 * (len(s[3]) - hit) / len(s[3]):.1f}% ({len(s[3]) - hit}/{len(s[3])})"])
     markdown_table(["", "false wakes per hour of talk", "false runs per hour", "\"alexa\" missed (no speaker ids)"], rows)
+    return {r[0]: r for r in rows}
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.data import ensure_corpus, ensure_oog, subset  # noqa: E402
 from lib.env import EVAL_DIR, ROOT, VSH, isolated_env, require_eval  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.vsh import DICTIONARY, listen, phrase  # noqa: E402
 
 
@@ -136,6 +137,8 @@ def load_bench(vsh, home, runs):
     row(f"{files} command files (400 commands), warm", warm,
         f"goal ≤ 100 ms added: {'met' if warm[0] - base[0] <= 0.1 else 'NOT MET'}")
     row(f"{files} command files, cold (no word cache)", cold, "first start after a change")
+    headline(f"vsh -c help, {files} command files, warm, ms", f"{warm[0] * 1000:.1f}", f"{base[0] * 1000:.1f} (no command files)")
+    headline(f"vsh -c help, {files} command files, cold, ms", f"{cold[0] * 1000:.1f}", f"{base[0] * 1000:.1f} (no command files)")
     print(f"{len(warnings)} sound-alike warning(s) among the generated commands")
 
 
@@ -286,6 +289,8 @@ def voice_bench(vsh, home, quick, jobs):
     da, df = 100 * (r1 / n1 - r0 / n0), 100 * (a1 / m1 - a0 / m0)
     met = abs(da) <= 1 and df <= 1
     print(f"change: accuracy {da:+.1f} points, false accepts {df:+.1f} points; goal within 1 point: {'met' if met else 'NOT MET'}")
+    headline("command accuracy with 50 more commands (baseline: without)", f"{100 * r1 / n1:.1f}%", f"{100 * r0 / n0:.1f}%")
+    headline("false accepts with 50 more commands (baseline: without)", f"{100 * a1 / m1:.1f}%", f"{100 * a0 / m0:.1f}%")
 
 
 def main():
@@ -304,6 +309,7 @@ def main():
         load_bench(vsh, os.path.join(home, "load"), args.runs)
         if args.voice:
             voice_bench(vsh, os.path.join(home, "voice"), args.quick, args.jobs)
+        save("commands_load")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

@@ -25,6 +25,7 @@ import wave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import EVAL_DIR as EVAL, VSH, isolated_env  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 
 FAULTS = os.path.join(os.path.dirname(VSH), "libVshAlsaFaults.so")
 KILLS = int(os.environ.get("VSH_RECORD_KILLS", "100"))
@@ -165,7 +166,9 @@ def main():
         results = {name: kill_runs(tmp, raw, name, rng) for name in ("vsh", "arecord")}
         def ms(samples):
             return 1000 * samples / RATE
-        row = lambda label, f: print(f"| {label} | {f(results['vsh'])} | {f(results['arecord'])} |")
+        def row(label, f):
+            print(f"| {label} | {f(results['vsh'])} | {f(results['arecord'])} |")
+            headline(f"kill -9 while recording: {label} (baseline: arecord)", f(results["vsh"]), f(results["arecord"]))
         row("recordings lost (no readable WAV, or wrong samples)", lambda r: r[1])
         row("crashes (died before the kill)", lambda r: r[2])
         row("audio lost, median", lambda r: f"{ms(r[0][len(r[0]) // 2]):.0f} ms" if r[0] else "-")
@@ -201,9 +204,11 @@ def main():
                         notes.append("silent")
                 cells.append(f"{good}/10 ended, said why, kept all but ≤ 0.5 s" + (f" ({', '.join(sorted(set(notes)))})" if notes else ""))
             print(f"| {label} | {cells[0]} | {cells[1]} |")
+            headline(f"{label}, 10 runs (baseline: arecord)", cells[0], cells[1])
         for name in ("vsh", "arecord"):
             print(f"{name}: {totals[name][0] + KILLS} fault cases, {totals[name][1] + results[name][2]} crashes")
         print(f"({time.time() - start:.0f} s)")
+        save("device_faults")
 
 
 if __name__ == "__main__":

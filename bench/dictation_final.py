@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import write_frames  # noqa: E402
 from lib.data import librivox_words  # noqa: E402
 from lib.env import EVAL_DIR, VSH, isolated_env, require_eval  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import edit_distance  # noqa: E402
 
 
@@ -62,6 +63,10 @@ def main():
     print(f"| each sentence alone ({words_cold} words) | {100 * sum(c[0] for c in cold) / words_cold:.1f}% "
           f"| {100 * sum(c[1] for c in cold) / words_cold:.1f}% |")
     print(f"| five in a row, twice ({words_warm} words) | {100 * warm[0] / words_warm:.1f}% | {100 * warm[1] / words_warm:.1f}% |")
+    headline("recording's final text, librivox WER, each sentence alone (baseline: the live, last words)",
+             f"{100 * sum(c[1] for c in cold) / words_cold:.1f}%", f"{100 * sum(c[0] for c in cold) / words_cold:.1f}%")
+    headline("same, five in a row, twice", f"{100 * warm[1] / words_warm:.1f}%", f"{100 * warm[0] / words_warm:.1f}%")
+    save("dictation_final")
 
 
 if __name__ == "__main__":

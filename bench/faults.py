@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import EVAL_DIR, VSH  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 
 KILLS = int(os.environ.get("VSH_FAULT_KILLS", "500"))
 SECONDS = float(os.environ.get("VSH_FAULT_SECONDS", "60"))
@@ -244,6 +245,8 @@ class Tally:
     def row(self):
         print(f"{self.name:<34} {self.cases:>6} {self.crashes:>8} {self.lost:>11} {self.failing:>14}"
               + (f"  ({self.killed} killed midway)" if self.killed is not None else ""))
+        headline(f"{self.name}: crashes / items lost / stores failing, of {self.cases} cases",
+                 f"{self.crashes} / {self.lost} / {self.failing}")
         for e in self.examples:
             print(f"    {e}")
 
@@ -384,6 +387,7 @@ def main():
             tally = run(home, rng)
             tally.row()
             print(f"    ({time.perf_counter() - start:.0f} s)", flush=True)
+        save("faults")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

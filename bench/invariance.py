@@ -35,6 +35,7 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.data import fsdd_rows, prepare, speech_commands_rows  # noqa: E402
 from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, require_eval, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import pct  # noqa: E402
 from lib.vsh import stock_tool, vsh_tool  # noqa: E402
 
@@ -167,6 +168,9 @@ def main():
             stock_total += stock_count
     stock_all = pct(stock_flips, stock_total, 5) if stock_total else "—"
     print(f"| all | {total} | {pct(total_flips, total, 5)} | | | {stock_all} |")
+    headline("decisions flipped by a harmless change of the audio (baseline: stock continuous)",
+             pct(total_flips, total), pct(stock_flips, stock_total) if stock_total else None)
+    save("invariance")
     return 0
 
 

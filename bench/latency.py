@@ -44,6 +44,7 @@ from lib.audio import RATE, noise, read_wav as read, speech_ends, write_wav as w
 from lib.data import PREP_VERSION, SC_WORDS, ensure_corpus  # noqa: E402
 from lib.env import (COMMANDS_GRAMMAR, EVAL_DIR, GRAMMARS as REAL_GRAMMARS, ROOT, VSH, isolated_env, log,  # noqa: E402
                      require_eval, voice_config)
+from lib.results import headline, save  # noqa: E402
 from lib.score import latency_pairs, median, p95  # noqa: E402
 from lib.terminal import Paced  # noqa: E402
 from lib.vsh import STOCK, listen, stock_argv  # noqa: E402
@@ -191,6 +192,9 @@ def main():
           f"95th percentile ≤ 300 ms ({'met' if s[1] <= 300 else 'NOT MET'})")
     print(f"decisions that differ between the early end and the full hangover: {len(differ)} of {len(sets)} files"
           + "".join("\n  " + d for d in differ))
+    headline("end of speech to decision, all inputs, median / p95 ms (baseline: stock continuous)", cells[0], cells[2])
+    headline("same, vsh with the full hangover", cells[1], cells[2])
+    save("latency")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import noise, read_wav as read, speech_ends, write_wav as write  # noqa: E402
 from lib.data import load_generator  # noqa: E402
 from lib.env import COMMANDS_GRAMMAR, EVAL_DIR as EVAL, ROOT, VSH, isolated_env, log, voice_config  # noqa: E402
+from lib.results import save  # noqa: E402
 from lib.score import latency_pairs, median, p95, row, row_head  # noqa: E402
 from lib.terminal import Paced, Terminal, cpu_percent  # noqa: E402
 from lib.vsh import stock_argv  # noqa: E402
@@ -169,6 +170,7 @@ def main():
         row(f"CPU listening, {label}", ours, theirs, "% core", 5)
     print("* not idle: every stretch of talk is decoded (against the grammar and a phone loop) and rejected;")
     print("  the goal applies to the quiet room and steady noise.")
+    save("prompt")
 
 
 if __name__ == "__main__":

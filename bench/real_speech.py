@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.data import (DIGITS, SC_WORDS, cards_rows, fsdd_rows, prepare, prompt_rows,  # noqa: E402
                       quick_subset, speech_commands_rows)
 from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import pct as percent  # noqa: E402
 from lib.vsh import DICTIONARY, STOCK as BASELINE, Outcome, measured, run, stock_argv, stock_tool, vsh_tool  # noqa: E402
 
@@ -195,6 +196,12 @@ def class_table(title, rows, tools, split_note):
     print("|" + "---|" * len(head))
     for l in lines:
         print("| " + " | ".join(l) + " |")
+    # The headline figures: vsh's line (the first tool) beside stock continuous's.
+    base = next((l for l in lines if l[0] == "stock continuous"), None)
+    if lines and lines[0][0] != "stock continuous":
+        for column in range(1, len(head)):
+            if head[column] != "top-1 (all classes)":
+                headline(f"{title}: {head[column]}", lines[0][column], base[column] if base else None)
     if any(r["fold"] == 1 for r in rows) and any(r["fold"] == 0 for r in rows):
         print("\nFold 1 only (speakers never used to fit vsh's confidence model, which was fitted on fold 0):")
         print("| tool | right | wrong | " + " | ".join(f"FA {c}" for c in special) + " | top-1 |")
@@ -299,21 +306,32 @@ def main():
                       "fold 0 (research/recognition/OTHER_WORDS.md): see the fold-1 rows.")
                 print("| tool | clips | FA all but stop | FA fold 1 | stop right | CPU s |")
                 print("|---|---|---|---|---|---|")
+                figures = {}
                 for name, dec, cpu in tools:
                     other = [i for i, r in enumerate(rows) if r["cls"] != "stop"]
                     other1 = [i for i in other if rows[i]["fold"] == 1]
                     stop = [i for i, r in enumerate(rows) if r["cls"] == "stop"]
-                    print(f"| {name} | {len(rows)} | {pct(sum(bool(dec[i]) for i in other), len(other))} | "
+                    figures[name] = (pct(sum(bool(dec[i]) for i in other), len(other)),
+                                     pct(sum(dec[i] == ['stop'] for i in stop), len(stop)))
+                    print(f"| {name} | {len(rows)} | {figures[name][0]} | "
                           f"{pct(sum(bool(dec[i]) for i in other1), len(other1))} | "
-                          f"{pct(sum(dec[i] == ['stop'] for i in stop), len(stop))} | {cpu:.1f} |")
+                          f"{figures[name][1]} | {cpu:.1f} |")
+                if args.label in figures:
+                    base = figures.get("stock continuous", (None, None))
+                    headline("prompt grammar on Speech Commands: FA all but stop", figures[args.label][0], base[0])
+                    headline("prompt grammar on Speech Commands: stop right", figures[args.label][1], base[1])
                 heard = collections.Counter(" | ".join(d) for d, r in zip(tools[0][1], rows) if d and r["cls"] != "stop")
                 print(f"{tools[0][0]} ran, on clips that are not 'stop': " + ", ".join(f"{k} ×{n}" for k, n in heard.most_common(12)))
             elif s == "cards":
                 print("\n## cards + goforward (exact phrase sequence)")
+                exact = {}
                 for name, dec, cpu in tools:
                     ok = sum(" | ".join(d) == r["expected"] for r, d in zip(rows, dec))
+                    exact[name] = f"{ok}/{len(rows)}"
                     print(f"{name}: {ok}/{len(rows)} exact, CPU {cpu:.1f} s; " +
                           "; ".join(f"{r['id']}: {' | '.join(d) or '(nothing)'}" for r, d in zip(rows, dec)))
+                if args.label in exact:
+                    headline("cards + goforward: exact phrase sequence", exact[args.label], exact.get("stock continuous"))
             else:
                 note = ("Split: all clips; stock continuous is not fitted; stock kws thresholds are 2-fold "
                         "cross-validated by speaker (held-out folds). vsh's confidence model was fitted on Speech "
@@ -322,6 +340,7 @@ def main():
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(f"\nper-file results: {args.cache}/<set>-<tool>.tsv; total wall {time.perf_counter() - start:.0f} s")
+    save("real_speech" + ("" if args.label == "vsh" else "-" + args.label))
     return 0
 
 

@@ -17,6 +17,7 @@ import wave
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import write_frames  # noqa: E402
 from lib.env import EVAL_DIR as EVAL, VSH, isolated_env  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.vsh import MODEL, stock_argv  # noqa: E402
 
 
@@ -52,6 +53,9 @@ def main():
               f"| {vsh / plain:.2f} | {vsh / base:.2f} |")
         print(f"| share of one core in real time | {100 * vsh / seconds:.1f}% | {100 * plain / seconds:.1f}% "
               f"| {100 * base / seconds:.1f}% | | |")
+        headline("record --from, CPU s per s of audio (baseline: pocketsphinx_continuous -lm)", f"{vsh / seconds:.3f}", f"{base / seconds:.3f}")
+        headline("transcribe, CPU s per s of audio (baseline: pocketsphinx_continuous -lm)", f"{plain / seconds:.3f}", f"{base / seconds:.3f}")
+        save("record")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import VSH, isolated_env  # noqa: E402
+from lib.results import save  # noqa: E402
 from lib.score import row, row_head  # noqa: E402
 
 
@@ -82,6 +83,7 @@ def main():
         ours = lines / time_script([VSH], script, env)
         base = lines / time_script(["bash", "--norc", "--noprofile"], bash_script, env)
         row("10,000-line script (bash)", ours, base, "lines/s", 20_000, better="higher")
+        save("shell")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

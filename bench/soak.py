@@ -59,6 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import RATE, read_wav, write_wav  # noqa: E402
 from lib.data import ensure_corpus  # noqa: E402
 from lib.env import COMMANDS_GRAMMAR as GRAMMAR, EVAL_DIR, ROOT, VSH, log, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import markdown_table, met  # noqa: E402
 from lib.terminal import ANSI  # noqa: E402
 from lib.vsh import STOCK, listen_argv, stock_argv  # noqa: E402
@@ -383,6 +384,11 @@ def main():
          B(lambda _: f"{bend - bfirst:+.2f}"), "—", f"< {GOAL_MB:g} MB", ok)
     print(f"\nSoak: {seconds / 60:g} min of spoken commands ({path}); vsh {vsh}")
     table(rows)
+    for metric, ours, at_prompt, theirs, *_ in rows:
+        if metric in ("speed-up vs real time", "utterances dropped", "RSS max, MB", "RSS growth (end − 1st minute), MB"):
+            headline(f"{seconds / 60:g} min of commands, {metric} (vsh listen; at the prompt {at_prompt})", ours,
+                     None if theirs == "—" else theirs)
+    save("soak")
     if dropped:
         print("\nDropped by vsh listen (id, condition, words, speech start–end s):")
         for i, c, e, s, t in dropped[:20]:

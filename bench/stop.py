@@ -44,6 +44,7 @@ import attention  # noqa: E402
 from lib.audio import read_audio, write_wav  # noqa: E402
 from lib.data import fold_of, librivox, load_generator, synth  # noqa: E402
 from lib.env import EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
 from lib.vsh import run  # noqa: E402
 
@@ -214,6 +215,9 @@ def main():
         n = f"real-stop-fold{fold}"
         rows.append([f"Speech Commands speakers, fold {fold}", "\"stop\" alone", cell([n], "before"), cell([n], "now")])
     markdown_table(["voices", "said", "before", "now"], rows)
+    for said in rows:
+        if said[0] == "all synthetic" or said[0].startswith("Speech Commands speakers"):
+            headline(f"stop said in a recording, {said[0]}: stopped (baseline: vsh before)", said[3], said[2])
     print("\nThe real rows: how often a lone \"stop\" (Speech Commands has no \"recording\") ended the recording; "
           "vsh stops on the whole phrase only (research/recognition/STOP.md).")
 
@@ -234,6 +238,10 @@ def main():
         rows.append([f"talk, all", f"{hours:.2f} h", sum(len(results[n, "before"]) for n in talk),
                      sum(len(results[n, "now"]) for n in talk)])
     markdown_table(["speech", "length", "before", "now"], rows)
+    for said in rows:
+        if not said[0].startswith("talk: "):
+            headline(f"no stop said, {said[0]} ({said[1]}): false stops (baseline: vsh before)", said[3], said[2])
+    save("stop")
     for name in talk:
         for s in results[name, "now"]:
             log(f"false stop now: {name} {s[0]:.2f}-{s[1]:.2f} {s[2]!r}")

@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import VSH  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 
 SIZES = [int(s) for s in os.environ.get("VSH_BENCH_SIZES", "1000,100000").split(",")]
 COMMON = ("the a and to of we it is that for on with I you this be have not at so but do "
@@ -110,6 +111,7 @@ def draft(store, rng):
 
 def row(name, ours, base):
     print(f"{name:<38} {ours:>9.1f} {base:>12.1f} {ours / base:>7.2f}x")
+    headline(name + ", ms", f"{ours:.1f}", f"{base:.1f}")
 
 
 def main():
@@ -160,6 +162,7 @@ def main():
             row(f"save, {count} (vs mv)", min(saves), min(moves))
             row(f"list after a save, {count}", after, best_ms(ls, shell=True))
             shutil.rmtree(store)
+        save("store")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 

@@ -60,6 +60,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.data import fold_of, fsdd_rows, librivox_words, prepare, prompt_rows, quick_subset  # noqa: E402
 from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, isolated_env, log, require_eval  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import edit_distance  # noqa: E402
 from lib.vsh import commands, json_lines, listen as vsh_listen, phrase, run, why_nothing_ran  # noqa: E402
 
@@ -341,8 +342,19 @@ def main_table(args, rows):
         print("after 200 commands of use: not lower than after train, and higher where train left a gap: "
               + ", ".join(f"{s} {a:.1f} -> {b:.1f}" for s, a, b in gaps))
     log(f"main table: {time.time() - started:.0f} s wall")
+    mean = {n: {k: sum(results[n][s][k] for s in split.speakers) / len(split.speakers) for k in ("right", "wrong")}
+            for n in names}
+    for name in names[1:]:
+        headline(f"fsdd digits, {name}: right, mean of speakers (baseline: stock model)",
+                 f"{mean[name]['right']:.1f}%", f"{mean['stock']['right']:.1f}%")
+        headline(f"fsdd digits, {name}: wrong, mean of speakers (baseline: stock model)",
+                 f"{mean[name]['wrong']:.1f}%", f"{mean['stock']['wrong']:.1f}%")
+    headline("fsdd digits, trained: right, worst speaker", f"{worst:.1f}%",
+             f"{min(results['stock'][s]['right'] for s in split.speakers):.1f}% (stock model)")
+    headline("adaptation CPU, most of the speakers, s", f"{max(cpu.values()):.1f}")
     if args.other_people:
         other_people(args, split.speakers[0])
+    save("train")
 
 
 def enrolment(args, rows):
@@ -426,6 +438,9 @@ def other_people(args, first):
           f"'stop' accepted {sc_stock[0]:.1f}% -> {sc_trained[0]:.1f}%, other clips falsely accepted "
           f"{sc_stock[1]:.1f}% -> {sc_trained[1]:.1f}%")
     print(f"  librivox dictation WER: {wer_stock:.1f}% -> {wer_trained:.1f}%")
+    headline("other people at the prompt: 'stop' accepted (baseline: stock model)", f"{sc_trained[0]:.1f}%", f"{sc_stock[0]:.1f}%")
+    headline("other people at the prompt: other clips run (baseline: stock model)", f"{sc_trained[1]:.1f}%", f"{sc_stock[1]:.1f}%")
+    headline("other people: librivox dictation WER (baseline: stock model)", f"{wer_trained:.1f}%", f"{wer_stock:.1f}%")
 
 
 def main():

@@ -34,6 +34,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.data import ensure_corpus, ensure_oog, librivox, subset  # noqa: E402
 from lib.env import COMMANDS_GRAMMAR as GRAMMAR, EVAL_DIR, ROOT, VSH, log, snapshot_home  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.score import edit_distance, markdown_table, met, pct, ratio, words  # noqa: E402
 from lib.vsh import (MODEL, STOCK as BASELINE, Outcome, first_line, json_lines, measured,  # noqa: E402
                      phrases, run, stock_argv, stock_lines, stock_tool, stock_version, vsh_tool)
@@ -83,6 +84,10 @@ class Table:
 
     def print(self):
         markdown_table(("metric", "vsh", "baseline", "ratio", "goal", "met?"), self.rows)
+        # The headline figures: accuracy over all conditions (not each one), the rest.
+        for metric, ours, base, *_ in self.rows:
+            if not metric.startswith("command accuracy, ") or metric.endswith("ALL"):
+                headline(metric, ours, base)
 
 
 def commands_section(table, rows, ours, base, cpu, notes, out_dir):
@@ -231,6 +236,7 @@ def main():
         print(n)
     print(f"\nper-file results: {args.cache}/*-vsh.tsv, *-baseline.tsv; "
           f"total wall time {time.perf_counter() - start:.0f} s")
+    save("voice" + ("" if parts == ["commands", "oog", "dictation"] else "-" + "-".join(parts)))
     return status
 
 

@@ -22,7 +22,8 @@ struct AppContext {
         environment = ProcessInfo.processInfo.environment
         paths = Paths.resolve(
             store: store, config: config, environment: environment,
-            executable: CommandLine.arguments.first ?? "vsh")
+            // Not argv[0], which says only `vsh` when it was found on PATH.
+            executable: Paths.runningExecutable ?? CommandLine.arguments.first ?? "vsh")
         // Encrypted store audio (`encrypt on`) is read with this key wherever it is opened.
         KeyFile.current = KeyFile(path: paths.keyFile)
         var settings = Settings()
@@ -53,10 +54,11 @@ struct AppContext {
     }
 
     /// vsh's commands, built-in and from command files, as a fresh session has them;
-    /// the command files' problems are told on standard error.
-    func registry() -> CommandRegistry {
+    /// the command files' problems are told on standard error unless `tellingProblems`
+    /// is false (the shell's completion).
+    func registry(tellingProblems: Bool = true) -> CommandRegistry {
         let loaded = CommandFiles(paths: paths, settings: settings).load(into: Builtins.registry())
-        for problem in loaded.problems { FileDescriptorSink.standardError.line(problem.report) }
+        for problem in loaded.problems where tellingProblems { FileDescriptorSink.standardError.line(problem.report) }
         return loaded.registry
     }
 }

@@ -90,10 +90,7 @@ extension PromptListening {
     /// the lowest priority, outliving this vsh; its output goes to `learning.log` in the
     /// state directory. `LearningLock` keeps it to one at a time.
     static func startLearning(_ paths: Paths) {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return }
-        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let executable = Paths.runningExecutable else { return }
         let log = paths.state + "/learning.log"
         guard FileManager.default.createFile(atPath: log, contents: nil),
               let output = FileHandle(forWritingAtPath: log) else { return }

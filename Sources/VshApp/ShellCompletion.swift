@@ -8,9 +8,9 @@ import VshCommands
 /// itself (`---completion`) for them, since the root takes a command (`VshMain.line`), the
 /// command line's own `listen` and `transcribe` included. A command of the prompt is
 /// completed as `Tab` completes it at the prompt (`Completion.candidates`, from each
-/// command's `CommandInfo`): `vsh <Tab>` lists the prompt's commands, `vsh quality <Tab>`
-/// its values, `vsh record --from <Tab>` files; `listen` and `transcribe` by what their
-/// options declare (`CommandLineInfo`).
+/// command's `CommandInfo`): `vsh <Tab>` lists the prompt's commands, the command files'
+/// included, `vsh quality <Tab>` its values, `vsh record --from <Tab>` files; `listen`
+/// and `transcribe` by what their options declare (`CommandLineInfo`).
 enum ShellCompletion {
     /// `words`: the command line as the shell split it (`vsh` first); `index`: the word
     /// being completed; `prefix`: what of it is typed.
@@ -20,7 +20,7 @@ enum ShellCompletion {
 
     /// What to offer for the word `prefix` after the words `before` (those after `vsh`).
     static func candidates(after before: [String], prefix: String) -> [String] {
-        let registry = Builtins.registry()
+        let registry = registry(before)
         if let start = VshMain.promptCommandStart(before) {
             let text = (before[start...] + [prefix]).joined(separator: " ")
             return Completion.candidates(for: text, registry: registry).matches
@@ -40,6 +40,15 @@ enum ShellCompletion {
             return arguments.compactMap(\.spelled).filter { $0.hasPrefix(prefix) && $0 != "--help" }.sorted()
         }
         return offer(arguments.first { $0.kind == "positional" }?.completionKind, prefix)
+    }
+
+    /// The prompt's commands as vsh run with `before` has them: the built-ins and the
+    /// command files' (the shipped ones, `code` and `count`, and the person's, from
+    /// `--config` when given). A broken command file is told when vsh runs, not here.
+    static func registry(_ before: [String]) -> CommandRegistry {
+        let config = before.firstIndex(of: "--config").flatMap { before.indices.contains($0 + 1) ? before[$0 + 1] : nil }
+        guard let context = try? AppContext(store: nil, config: config) else { return Builtins.registry() }
+        return context.registry(tellingProblems: false)
     }
 
     /// The files, directories or words `kind` says, that start with `prefix`.

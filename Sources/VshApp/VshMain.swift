@@ -43,13 +43,34 @@ package struct VshMain: ParsableCommand {
         runs as with -c: 'vsh list', 'vsh help quality'; a word that is no command gets "did you mean".
         """
 
-    /// One line per built-in command: its name and summary.
+    /// One entry per built-in command: its names, then its summary, whose later lines
+    /// line up under its first (as `git help -a` lists commands). Wrapped to 79 columns:
+    /// the parser leaves lines that fit the terminal as they are (80 columns when it
+    /// cannot tell).
     static var promptCommands: String {
         Builtins.all.map { entry in
             let info = entry.info
             let names = ([info.name] + info.aliases).joined(separator: ", ")
-            return "  \(names.padding(toLength: 14, withPad: " ", startingAt: 0))\(info.summary)"
+            return hanging("  " + names.padding(toLength: 14, withPad: " ", startingAt: 0), info.summary, width: 79)
         }.joined(separator: "\n")
+    }
+
+    /// `label`, then `text` wrapped at `width` columns, its later lines indented as far
+    /// as the label.
+    static func hanging(_ label: String, _ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = label
+        var lineHasWords = false
+        for word in text.split(separator: " ") {
+            if lineHasWords && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: label.count)
+                lineHasWords = false
+            }
+            line += (lineHasWords ? " " : "") + word
+            lineHasWords = true
+        }
+        return (lines + [line]).joined(separator: "\n")
     }
 
     @OptionGroup var global: GlobalOptions

@@ -60,9 +60,18 @@ package final class Recorder {
         // (the input keeps what arrives meanwhile), so a slow model loses nothing.
         let input = try voice.recordingInput(file: file, rate: quality.sampleRate)
         var draft = try store.beginDraft(quality: quality, sampleRate: input.sampleRate, source: input.description)
-        input.startWriting(to: try store.draftWriter(for: draft))
-        started()
-        let dictation = try voice.dictation()
+        let dictation: StreamingRecognizer
+        do {
+            input.startWriting(to: try store.draftWriter(for: draft))
+            started()
+            dictation = try voice.dictation()
+        } catch {
+            // A recording that cannot start (the store encrypts and its key is missing, no
+            // model to transcribe with) leaves no draft behind to be offered at every start.
+            try? input.finish()
+            try? store.abandon(draft)
+            throw error
+        }
         // Without the stop's recogniser (a model whose dictionary lacks the words) a
         // recording still works; only the spoken stop does not, and the result says so.
         var notes: [String] = []

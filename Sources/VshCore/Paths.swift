@@ -47,8 +47,16 @@ package struct Paths: Sendable, Equatable {
         return Paths(store: absolute(storeDir), config: absolute(configDir), shipped: shipped, state: state)
     }
 
+    /// The running vsh as the system knows it (`/proc/self/exe`): a full path with its
+    /// symbolic links resolved, whatever directory it was started from and whatever name
+    /// it was started by (`vsh` found on PATH, a link to it). Nil without /proc.
+    package static var runningExecutable: String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
     /// The shipped files sit in `<prefix>/share/vsh` when installed, or at the top of the
-    /// source tree when run from `.build/<config>/vsh`.
+    /// source tree when run from `.build/<config>/vsh`. `executable` is a path to the
+    /// binary (`runningExecutable`); a relative one is taken from the current directory.
     static func findShipped(executable: String) -> String? {
         let exe = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()

@@ -124,7 +124,7 @@ package final class ListenerAudio: AudioSource, @unchecked Sendable {
     /// another reader may use the input. The prompt paused it while the command that asks
     /// runs (`VoicePrompt.promptIsBusy`); a listener that was not paused never parks, and
     /// this says false after `timeout`.
-    private func waitUntilParked(timeout: Double = 5) -> Bool {
+    func waitUntilParked(timeout: Double = 5) -> Bool {
         flow.wait(until: { !$0.reading || ($0.paused && $0.parked) }, deadline: Date().addingTimeInterval(timeout)) { _ in true }
             ?? false
     }

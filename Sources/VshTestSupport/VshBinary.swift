@@ -13,9 +13,13 @@ package struct VshBinary {
     /// The binary under test: $VSH_BIN, else `.build/debug/vsh` in this package.
     package static var path: String {
         if let path = ProcessInfo.processInfo.environment["VSH_BIN"], !path.isEmpty { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/vsh").path
+        return sourceRoot + "/.build/debug/vsh"
+    }
+
+    /// The top of this package's source tree (`config/`, `commands/`, `Package.swift`).
+    package static var sourceRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
     }
 
     package let home: TempDirectory
@@ -56,6 +60,23 @@ package struct VshBinary {
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments
         process.environment = environment(extra)
+        return try run(process, stdin: stdin)
+    }
+
+    /// Runs `vsh` as a person types it: by name, found on PATH with `directory` first,
+    /// from the working directory `from` (so vsh sees only `vsh` as its argv[0]).
+    package func run(byNameOnPath directory: String, from workingDirectory: String, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec vsh \"$@\"", "sh"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
+        var env = environment()
+        env["PATH"] = directory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        process.environment = env
+        return try run(process, stdin: "")
+    }
+
+    private func run(_ process: Process, stdin: String) throws -> Result {
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output

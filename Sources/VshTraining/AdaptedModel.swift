@@ -105,7 +105,9 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
         if !missing.isEmpty {
             return .setAside("the adapted model in \(dir) lacks \(missing.joined(separator: ", ")); 'train --again' adapts anew")
         }
-        guard standardised(model.base) == standardised(base), model.baseFingerprint == fingerprint(of: base) else {
+        // A manifest from before the fingerprint kept nanoseconds matches to the second.
+        let matches = [fingerprint(of: base), fingerprint(of: base, wholeSeconds: true)].contains(model.baseFingerprint)
+        guard standardised(model.base) == standardised(base), matches else {
             return .setAside("the adapted model was made from another speech model than \(base) (it was updated or voice.model changed); 'train --again' adapts it anew")
         }
         return .adapted(model, directory: dir)
@@ -123,13 +125,15 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
         try AtomicFile.write(try encoder.encode(self), to: directory + "/" + Self.manifestName)
     }
 
-    /// Sizes and modification times of the base model's files: changes when the package
-    /// that holds them is updated.
-    static func fingerprint(of base: String) -> String {
+    /// Sizes and modification times (to the nanosecond: a file rewritten within the same
+    /// second changes it too) of the base model's files: changes when the package that
+    /// holds them is updated. `wholeSeconds`: as manifests written before kept it.
+    static func fingerprint(of base: String, wholeSeconds: Bool = false) -> String {
         (modelFiles + ["sendump", "mixture_weights"]).compactMap { name -> String? in
             var info = stat()
             guard stat(base + "/" + name, &info) == 0 else { return nil }
-            return "\(name):\(info.st_size):\(info.st_mtim.tv_sec)"
+            let time = "\(info.st_mtim.tv_sec)" + (wholeSeconds ? "" : String(format: ".%09d", info.st_mtim.tv_nsec))
+            return "\(name):\(info.st_size):\(time)"
         }.joined(separator: ",")
     }
 

@@ -11,8 +11,6 @@ import VshVoice
 package final class UseLearning {
     /// A command heard at least this surely: one heard less surely may be the wrong words.
     package static let clearConfidence = 0.9
-    /// New takes from use that start a round of learning (`LearningRound`).
-    package static let every = 20
     /// Take names of commands kept from use: `use-` and the clip's name, which sorts by time.
     package static let prefix = "use-"
     /// The newest this many commands are kept as takes (about 15 MB of audio); older ones
@@ -57,7 +55,8 @@ package final class UseLearning {
     }
 
     /// Copies the clip (sealed as it is, when the store encrypts) and its words into the
-    /// takes; starts a round once `every` are new. A clip that cannot be copied is no take.
+    /// takes; starts a round once `LearningRound.fewestTakes` are new. A clip that cannot
+    /// be copied is no take.
     private func keep(_ kept: (clip: String, words: String)) {
         guard let audio = FileManager.default.contents(atPath: kept.clip) else { return }
         let name = Self.prefix + ((kept.clip as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -70,10 +69,10 @@ package final class UseLearning {
             try? FileManager.default.removeItem(atPath: takes.directory + "/" + old.name + ".txt")
             try? FileManager.default.removeItem(atPath: old.audioPath)
         }
-        // A round at each `every` new takes: one that kept the model in use is not run
-        // again at every take after it.
+        // A round at each `LearningRound.fewestTakes` new takes: one that kept the model
+        // in use is not run again at every take after it.
         let waiting = unlearned()
-        if waiting >= Self.every, waiting % Self.every == 0 { startRound() }
+        if waiting >= LearningRound.fewestTakes, waiting % LearningRound.fewestTakes == 0 { startRound() }
     }
 }
 
@@ -93,8 +92,10 @@ extension TrainingTakes.Take {
 /// neither was adapted on; the candidate replaces the model in use only when it hears
 /// those commands at least as well. What was checked is what is put in use.
 package struct LearningRound {
-    /// Fewer new takes than this say too little to check a model with.
-    package static let fewestTakes = 10
+    /// New takes from use that make a round: the prompt starts one at each this many
+    /// (`UseLearning`), and `train learn` needs as many; fewer say too little to check a
+    /// model with. The README and `voice.learn_from_use` in vsh.toml say this number.
+    package static let fewestTakes = 20
 
     /// What the last round found (`train status`), kept in the takes' directory.
     package struct Check: Codable, Sendable, Equatable {

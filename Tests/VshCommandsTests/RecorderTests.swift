@@ -64,7 +64,12 @@ import VshTestSupport
                 recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
         }
         func recordingInput(file: String?, rate: Int) throws -> RecordingInput { input }
-        func dictation() throws -> StreamingRecognizer { dictationRecognizer }
+        /// Why the dictation model does not load; nil: it loads.
+        var dictationFailure: CommandError?
+        func dictation() throws -> StreamingRecognizer {
+            if let dictationFailure { throw dictationFailure }
+            return dictationRecognizer
+        }
         func play(path: String, progress: (Double, Double) -> Bool) throws {}
     }
 
@@ -110,11 +115,30 @@ import VshTestSupport
         #expect(SealedAudio.isSealed(path: result.draft.audioPath))
         #expect(result.draft.duration > 2.4)
 
-        // Without its key the store refuses to record rather than write plain audio.
+        // Without its key the store refuses to record rather than write plain audio, and
+        // leaves no draft behind (issue 36, item 2): the one recorded is all there is.
         let keyless = TranscriptStore(directory: dir.file("store"), keyFile: KeyFile(path: dir.file("elsewhere/key")))
-        #expect(throws: CommandError.self) {
+        let refusal = #expect(throws: CommandError.self) {
             try Self.record(Services(TestSignal.bursts([0.5, 1.0]), settings: Settings()), store: keyless)
         }
+        #expect(refusal?.description.contains("nothing was recorded") == true, "\(String(describing: refusal))")
+        #expect(try store.drafts().drafts.map(\.id) == [result.draft.id])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("store/drafts")).sorted()
+                    == ["json", "txt", "wav"].map { result.draft.id + "." + $0 })
+    }
+
+    /// A recording whose dictation model does not load cannot start either: the error is
+    /// told, and no draft is left to be offered at every start.
+    @Test func aRecordingThatCannotStartLeavesNoDraft() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+        let services = Services(TestSignal.bursts([0.5, 1.0]), settings: Settings())
+        services.dictationFailure = CommandError("cannot load the model /nowhere")
+        let failure = #expect(throws: CommandError.self) { try Self.record(services, store: store) }
+        #expect(failure?.description == "cannot load the model /nowhere")
+        #expect(try store.drafts().drafts.isEmpty)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.file("store/drafts"))) ?? []).isEmpty)
     }
 
     /// vsh killed mid-recording: the draft's audio runs on past the words it kept. `save`

@@ -39,6 +39,21 @@ import VshTestSupport
         #expect(try Self.offered(vsh, ["listen", "--at"]) == ["--attention"])
     }
 
+    /// The command files' commands are the prompt's commands too: the shipped keyword
+    /// commands and the person's own, and those of the directory `--config` names
+    /// (issue 36, item 4).
+    @Test func commandFilesCommandsAreOfferedAfterVsh() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("command paint\n    summary: Paint\n    say: paint\n    run: quality\n", to: "config/vsh/commands/paint.commands")
+        vsh.home.write("command greet\n    summary: Greet\n    say: good morning\n    run: quality\n", to: "other/commands/greet.commands")
+        let first = try Self.offered(vsh, [""])
+        #expect(Set(["code", "count", "paint", "quality", "listen"]).isSubset(of: first), "\(first)")
+        #expect(!first.contains("greet"), "\(first)")
+        #expect(try Self.offered(vsh, ["co"]) == ["code", "count"])
+        #expect(try Self.offered(vsh, ["--config", vsh.home.file("other"), "gr"]) == ["greet"])
+    }
+
     /// The bash script, run by bash as completion runs it: `_vsh` with COMP_WORDS.
     @Test func bashCompletes() throws {
         let vsh = VshBinary()

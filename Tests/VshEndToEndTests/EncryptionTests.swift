@@ -110,10 +110,14 @@ import VshTestSupport
         #expect(result.status == 1)
         #expect(result.stderr.contains("vsh will not make a new key"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: keyPath), "no new key was made")
+        let drafts = { (try? FileManager.default.contentsOfDirectory(atPath: store + "/drafts").sorted()) ?? [] }
+        let draftsBefore = drafts()
         result = try vsh.run(["--store", store, "-c", "record --from \(Self.sentence.path)"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("nothing was recorded"))
         #expect(Self.bytes(file) == sealed, "the encrypted file is untouched")
+        // Nor is an empty draft left behind to be offered at every start (issue 36, item 2).
+        #expect(drafts() == draftsBefore)
 
         // Another key is named as a different key, not as damage.
         try FileManager.default.createDirectory(atPath: vsh.home.file("config/vsh"), withIntermediateDirectories: true)

@@ -199,9 +199,24 @@ import VshTestSupport
                 #expect(!help.contains(option), "\(tool) --help lists \(option)")
             }
         }
-        let help = try vsh.run(["--help"])
+        let help = try vsh.run(["--help"], environment: ["COLUMNS": "80"])
         #expect(help.stdout.contains("  exit, quit    Leave vsh\n"))
         #expect(help.stdout.contains("  record        Record a note"))
+        // A summary too long for a line goes on under itself, not at column 0, so the
+        // names stand out as in `git help -a` (issue 36, item 3).
+        let list = try #require(help.stdout.components(separatedBy: "'help NAME' shows how):\n").dropFirst().first)
+        let lines = try #require(list.components(separatedBy: "\n\n").first).split(separator: "\n")
+        var wrapped = 0
+        for line in lines {
+            #expect(line.count <= 80, "\(line)")
+            if line.hasPrefix(String(repeating: " ", count: 16)) {
+                wrapped += 1
+                #expect(line.dropFirst(16).first != " ", "\(line)")
+            } else {
+                #expect(line.hasPrefix("  ") && line.dropFirst(2).first != " " && line.count > 16, "not a command's first line: \(line)")
+            }
+        }
+        #expect(lines.count > 20 && wrapped > 0, "\(list)")
     }
 
     @Test func versionVerboseNamesEveryLinkedLibraryAndTheModel() throws {

@@ -201,10 +201,26 @@ import VshTestSupport
         }
         setModes(writable: false)
         let files = FaultInjection.snapshot(store)
-        for command in ["list", "search garden", "show \(FaultInjection.id(second: 1))", "drafts", "trash", "list --json"] {
+        // What each command reads, as it reads it from a store it may change.
+        let (note0, note1, note2) = (FaultInjection.id(second: 0), FaultInjection.id(second: 1), FaultInjection.id(second: 2))
+        let reads: [(String, [String])] = [
+            ("list", ["  1  00:00   0:00  note 2 about the garden\n  2  00:00   0:00  note 1 about the garden\n"]),
+            ("search garden", ["  1  00:00   0:00  note 2 about the garden\n     note 2 about the garden\n"
+                                + "  2  00:00   0:00  note 1 about the garden\n     note 1 about the garden\n"]),
+            ("show \(note1)", ["note 1 about the garden\nId:       \(note1)\n", "Audio:    \(store)/\(note1).wav\n"]),
+            ("drafts", ["\(draft)  Sat 21 Nov 2026 00:00  0:00  draft 3 words\n",
+                        "\(FaultInjection.id(second: 4))  Sat 21 Nov 2026 00:00  0:00  draft 4 words\n"]),
+            ("trash", ["  \(note0)  note 0 about the garden\n"]),
+            ("list --json", ["\"id\": \"\(note2)\", \"title\": \"note 2 about the garden\"",
+                             "\"id\": \"\(note1)\", \"title\": \"note 1 about the garden\""]),
+        ]
+        for (command, expected) in reads {
             let run = try FaultInjection.run(vsh, ["--store", store, "-c", command], environment: extra, user: user)
             #expect(run.status == 0 && run.stderr.isEmpty, "\(command): \(run.stderr)")
-            #expect(!run.stdout.isEmpty)
+            for text in expected {
+                #expect(run.stdout.contains(text), "\(command): \(run.stdout)")
+            }
+            #expect(command == "trash" || !run.stdout.contains("note 0 about"), "\(command) lists the deleted note: \(run.stdout)")
         }
         for command in ["record --from \(Self.sentence.path)", "save --draft \(draft)", "delete \(FaultInjection.id(second: 1))",
                         "discard \(draft)", "undo", "trash empty --yes"] {

@@ -221,7 +221,8 @@ import VshTestSupport
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
         #expect(Self.submitted(f.hear("list", 0.99, speakerScore: 0.3))?.line == "list")
         // Someone else cannot answer the person's question.
-        #expect(!Self.notes(f.hear("delete two", 0.9, speakerScore: 0.5)).isEmpty)
+        #expect(Self.notes(f.hear("delete two", 0.9, speakerScore: 0.5))
+                    == ["'delete 2' cannot be taken back without undo; run it? say or type yes or no"])
         #expect(f.hear("yes", 0.95, speakerScore: -0.4) == [])
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .otherSpeaker))
         #expect(Self.submitted(f.hear("yes", 0.95, speakerScore: 0.6))?.line == "delete 2")

@@ -11,22 +11,36 @@ import VshCommands
 @Suite struct PromptListenerTests {
     struct NoDevice: Error {}
 
+    /// The test's audio, counting the samples the listener has read of it.
+    final class CountingSource: AudioSource, @unchecked Sendable {
+        let inner: FakeAudioSource
+        let read = Locked(0)
+        var name: String { inner.name }
+        init(_ samples: [Int16]) { inner = FakeAudioSource(samples) }
+        func read(into buffer: inout [Int16]) throws -> Int {
+            let n = try inner.read(into: &buffer)
+            read.withLock { $0 += n }
+            return n
+        }
+    }
+
     /// A listener over `audio` (as a file input) with `recognizer`, deciding with a prompt
-    /// of default options, and the commands of the built-ins.
-    static func listener(audio: [Int16], recognizer: FakeRecognizer, earlyEnd: Int = 0) -> (PromptListener, VoicePrompt) {
+    /// of default options, and the commands of the built-ins; and the audio it reads.
+    static func listener(audio: [Int16], recognizer: FakeRecognizer, earlyEnd: Int = 0) -> (PromptListener, VoicePrompt, CountingSource) {
         var settings = Settings()
         settings.earlyEnd = earlyEnd
         settings.denoise = .off
         settings.gainControl = false
         let path = VoicePath(
             settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
-        let openers = AudioOpeners(device: { _ in throw NoDevice() }, file: { _ in FakeAudioSource(audio) })
+        let source = CountingSource(audio)
+        let openers = AudioOpeners(device: { _ in throw NoDevice() }, file: { _ in source })
         let input = ListenerAudio(input: .file("test.wav"), paced: false, openers: openers)
         let prompt = VoicePrompt(options: VoicePrompt.Options())
         let registry = Builtins.registry()
         let listener = PromptListener(audio: input, prompt: prompt, path: path, registry: { registry }, explicit: true)
         prompt.listener = listener
-        return (listener, prompt)
+        return (listener, prompt, source)
     }
 
     /// Waits (on the prompt's side, as libedit's poll does) for the listener's next
@@ -73,7 +87,7 @@ import VshCommands
         // once (EarlyEnd). "list" is decoded after the short pause
         // too, is not sure (and may grow), and is decided on the whole utterance.
         let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["list"], 0.1), (["list"], 0.1)])
-        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
+        let (listener, prompt, source) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
         listener.start()
         // At the prompt the reader lets the listener take audio (ListeningLineReader).
         listener.resume()
@@ -88,9 +102,14 @@ import VshCommands
         }
         #expect(submitted?.line == "quality high")
         #expect(submitted?.confidence == 0.9)
-        // While the command runs the listener takes no more audio.
-        Thread.sleep(forTimeInterval: 0.5)
+        // While the command runs the listener takes no more audio: it waits in its read
+        // (no sleep that a loaded machine outlasts by chance), having read no further
+        // than a little past the first utterance, not into the second (at 2.8 s).
+        #expect(listener.audio.waitUntilParked(timeout: 20), "the listener went on reading while the command ran")
+        let read = source.read.withLock { $0 }
+        #expect(read < Int(2.8 * Double(AudioFormat.sampleRate)), "read \(read) samples")
         #expect(recognizer.calls == 1)
+        #expect(source.read.withLock { $0 } == read)
         // Back at the prompt: the second utterance is heard, and too doubtful to run; then
         // the file ends.
         listener.resume()
@@ -105,7 +124,7 @@ import VshCommands
     @Test func speechRightAfterAnEarlyEndRunsNothing() throws {
         let audio = TestSignal.bursts([1, 0.5, 0.2, 0.5, 1.5])
         let recognizer = FakeRecognizer([(["quality", "high"], 0.9), (["help"], 0.9), (["help"], 0.9)])
-        let (listener, prompt) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
+        let (listener, prompt, _) = Self.listener(audio: audio, recognizer: recognizer, earlyEnd: 120)
         listener.start()
         listener.resume()
         #expect(try Self.linesUntilTheFileEnds(listener, prompt) == ["quality high"])

@@ -173,8 +173,8 @@ final class FakeAdapter: ModelAdapter {
         #expect(FileManager.default.contents(atPath: takes.fromUse()[0].audioPath) == Data("RIFF".utf8), "the clip as it was")
         #expect(rounds == 0)
 
-        // A round starts at each `every` new takes, not at each take after.
-        for i in 0..<(UseLearning.every + 3) {
+        // A round starts at each `LearningRound.fewestTakes` new takes, not at each take after.
+        for i in 0..<(LearningRound.fewestTakes + 3) {
             learning.ran(line: "list", spoken: spoken("list \(i)", 0.99), succeeded: true)
         }
         learning.finish()
@@ -200,8 +200,8 @@ final class FakeAdapter: ModelAdapter {
             model.threshold = 0.6
             model.speakerThreshold = 0.1
             try model.write(into: training.modelDirectory)
-            let used = try Self.takes(takes, 12, prefix: UseLearning.prefix, from: 100, words: { "show \($0 - 99)" })
-            #expect(LearningRound.unlearned(takes, model: model).count == 12)
+            let used = try Self.takes(takes, LearningRound.fewestTakes, prefix: UseLearning.prefix, from: 100, words: { "show \($0 - 99)" })
+            #expect(LearningRound.unlearned(takes, model: model).count == 20)
 
             // The model in use hears half of the commands; a model adapted on commands from
             // use hears all of them, or none.
@@ -217,7 +217,7 @@ final class FakeAdapter: ModelAdapter {
                 })
             let check = try #require(try round.run(
                 model: model, read: { take in used.first { $0.take == take }!.samples }, progress: { _ in }))
-            #expect(check.takes == 6)
+            #expect(check.takes == 10)
             #expect(check.before == 0.5)
             #expect(check.after == (improves ? 1 : 0))
             #expect(check.replaced == improves)
@@ -229,15 +229,26 @@ final class FakeAdapter: ModelAdapter {
                 continue
             }
             if improves {
-                #expect(inUse.learnedFromUse?.count == 6)
+                #expect(inUse.learnedFromUse?.count == 10)
                 #expect(inUse.threshold == 0.6 && inUse.speakerThreshold == 0.1, "the gates stay")
-                #expect(LearningRound.unlearned(takes, model: inUse).count == 6)
+                #expect(LearningRound.unlearned(takes, model: inUse).count == 10)
                 #expect(store.trash().contains { $0.directories == [TrainingTakes.modelName] }, "undo brings back the one before")
             } else {
                 #expect(inUse == model, "the model in use stays")
             }
             #expect(LearningRound.lastCheck(takes) == check)
             #expect(!((try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []).contains { $0.hasPrefix(".model-new") })
+        }
+    }
+
+    /// One number of commands makes a round, and the README and the shipped vsh.toml say
+    /// it (issue 36, item 5: `train learn` asked for 10 where they said 20).
+    @Test func theReadmeAndVshTomlSayHowManyCommandsMakeARound() throws {
+        for file in ["README.md", "config/vsh.toml"] {
+            let text = try String(contentsOfFile: VshBinary.sourceRoot + "/" + file, encoding: .utf8)
+            let said = text.matches(of: try Regex(#"After every (\d+)\s+(?:#\s*)?such commands"#))
+                .map { $0.output[1].substring.flatMap { Int($0) } }
+            #expect(said == [LearningRound.fewestTakes], "\(file) says \(said)")
         }
     }
 

@@ -4,7 +4,7 @@ import VshCore
 import VshStore
 import VshVoice
 import VshTestSupport
-import VshTraining
+@testable import VshTraining
 
 /// `train`'s parts that need no model: the script, the take check, the recording of
 /// takes (with a fake microphone), and which model is loaded.
@@ -226,6 +226,12 @@ import VshTraining
         let store = dir.file("store")
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         for name in AdaptedModel.modelFiles + ["sendump"] { dir.write(name, to: "stock/" + name) }
+        /// Sets the modification time of the stock model's `means`.
+        func touchMeans(nanoseconds: Int) {
+            let time = timespec(tv_sec: 1_700_000_000, tv_nsec: nanoseconds)
+            #expect(utimensat(AT_FDCWD, base + "/means", [time, time], 0) == 0)
+        }
+        touchMeans(nanoseconds: 100)
         #expect(AdaptedModel.use(store: store, base: base) == .stock)
         #expect(AdaptedModel.acousticModel(store: store, base: base) == base)
 
@@ -236,10 +242,18 @@ import VshTraining
         try model.write(into: adapted)
         #expect(AdaptedModel.use(store: store, base: base) == .adapted(model, directory: adapted))
         #expect(AdaptedModel.acousticModel(store: store, base: base) == adapted)
+        // A manifest written when the fingerprint kept whole seconds is in use too.
+        var older = model
+        older.baseFingerprint = AdaptedModel.fingerprint(of: base, wholeSeconds: true)
+        try older.write(into: adapted)
+        #expect(AdaptedModel.use(store: store, base: base) == .adapted(older, directory: adapted))
+        try model.write(into: adapted)
 
-        // The stock model was updated: the adaptation is set aside, saying why.
-        sleep(1)
-        dir.write("changed", to: "stock/means")
+        // The stock model was updated within the same second, to the same size: the
+        // adaptation is set aside, saying why (the time is kept to the nanosecond, so no
+        // test has to wait for the next second).
+        dir.write("means", to: "stock/means")
+        touchMeans(nanoseconds: 200)
         guard case .setAside(let why) = AdaptedModel.use(store: store, base: base) else {
             Issue.record("an adaptation of an older model was loaded")
             return

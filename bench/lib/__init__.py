@@ -9,6 +9,8 @@
               phrase a command is compared as
     terminal  vsh at a pseudo-terminal, stock fed audio in real time, CPU of a process
     score     tables, rows, percentages, medians, word error
+    results   each benchmark's headline figures, for the table `make bench` ends with
+              (bench/summary.py prints it and appends it to bench/RESULTS.md)
 
 A benchmark imports from here only, never from another benchmark.
 """

@@ -1,6 +1,8 @@
 """Scoring and reporting: percentages, ratios, tables, medians, word error."""
 import re
 
+from .results import headline
+
 
 def pct(n, d, width=0):
     """"12.5% (1/8)"; the percentage right-aligned in `width` characters."""
@@ -12,7 +14,9 @@ def ratio(a, b):
 
 
 def row(name, ours, base, unit, goal, better="lower"):
-    """One line of the plain tables: vsh beside the baseline, their ratio and the goal."""
+    """One line of the plain tables: vsh beside the baseline, their ratio and the goal; a
+    headline figure of the benchmark (`results`)."""
+    headline(f"{name.strip()}, {unit}", f"{ours:.1f}", f"{base:.1f}")
     ratio = ours / base if base else float("inf")
     ok = (ours <= goal) if better == "lower" else (ours >= goal)
     print(f"{name:<34} {ours:>12.1f} {base:>12.1f} {unit:<8} {ratio:>7.2f}x   goal {'≤' if better == 'lower' else '≥'} {goal:g} {unit}: {'met' if ok else 'NOT MET'}")

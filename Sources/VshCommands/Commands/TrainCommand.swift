@@ -103,10 +103,35 @@ package struct TrainCommand: ShellCommand {
                     + "'train --again' with more takes, or in the room and with the microphone you use, may allow it.")
             }
         }
-        if let threshold = model.threshold, threshold > session.settings.voiceThreshold {
+        let raised = (model.threshold ?? 0) > session.settings.voiceThreshold
+        if let threshold = model.threshold, raised {
             context.output.line(String(format: "Spoken commands now need a confidence of %.2f (voice.threshold is %.2f): at that, ", threshold, session.settings.voiceThreshold)
                 + "no more than \(Int(ThresholdCalibration.falseAcceptShare * 100))% of what you said that is not a command would run one.")
         }
+        if let note = Self.thresholdNotRaised(
+            nonCommandsAccepted: checked.figures?.nonCommandsAccepted, nonCommands: checked.figures?.nonCommands ?? 0,
+            calibrated: checked.nonCommands != nil, raised: raised, configured: session.settings.voiceThreshold) {
+            context.output.line(note)
+        }
+    }
+
+    /// When more than `ThresholdCalibration.falseAcceptShare` of the takes that are no
+    /// command would run one and the threshold was not raised: why not (too few such
+    /// takes to set it on, or none up to the ceiling keeps them out) and what the person
+    /// can do. Nil when it was raised or did not need to be.
+    static func thresholdNotRaised(
+        nonCommandsAccepted: Double?, nonCommands: Int, calibrated: Bool, raised: Bool, configured: Double
+    ) -> String? {
+        guard let accepted = nonCommandsAccepted, accepted > ThresholdCalibration.falseAcceptShare, !raised else { return nil }
+        let share = Int(ThresholdCalibration.falseAcceptShare * 100)
+        let why = calibrated
+            ? String(format: "vsh hears those takes as surely as your commands, and no threshold up to %.2f (the highest train sets: above it every command would be asked about first) keeps them under %d%%. ",
+                     ThresholdCalibration.ceiling, share)
+            : "only \(nonCommands) of your takes \(nonCommands == 1 ? "is" : "are") no command, too few to set it on "
+                + "(it takes \(ThresholdCalibration.fewestTakes)); 'train' asks for the phrases not yet recorded. "
+        return String(format: "The confidence threshold stays %.2f (voice.threshold): ", configured) + why
+            + "To keep what you say that is no command from running one, let vsh take commands only after its wake phrase "
+            + "or a key: 'listen wake' or 'listen key' for this session, voice.attention in vsh.toml for good."
     }
 
     /// What the check of the takes found, and the gates set on them.

@@ -109,6 +109,18 @@ extension TranscriptStore {
         }
     }
 
+    /// Removes a draft whose recording never started (its audio could not be written, or
+    /// nothing could transcribe it): there is nothing in it to keep, to offer at the next
+    /// start, or to bring back with `undo`.
+    package func abandon(_ draft: Draft) throws {
+        try change { _ in
+            for name in (StoreFiles.names(in: draftsDirectory) ?? []) where name.hasPrefix(draft.id + ".") {
+                let file = draftsDirectory + "/" + name
+                if unlink(file) != 0 && errno != ENOENT { throw FileError.current("cannot remove \(file)", path: file) }
+            }
+        }
+    }
+
     /// The unsaved drafts, oldest first, and a warning for each damaged draft file (the
     /// draft is still listed from its audio). A draft whose transcript was already saved
     /// (a save interrupted at its last step) is finished off here.
