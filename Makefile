@@ -51,10 +51,11 @@ bench: deps bench-deps release
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py
-	# The speaker check: adapted on one fsdd speaker's takes (bench/train.py made them),
-	# the streams of the fold that speaker is not in.
+	# After train (the speaker check off, the default): adapted on one fsdd speaker's takes
+	# (bench/train.py made them), the streams of the fold that speaker is not in.
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py --fold 0 --no-stock --no-wake --trained .build/bench-train/jackson-takes
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py --fold 1 --no-stock --no-wake --trained .build/bench-train/george-takes
+	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/gate.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/soak.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/faults.py
 	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/device_faults.py

@@ -122,7 +122,7 @@ let package = Package(
         // the training script, takes and their checks
         .testTarget(name: "VshTrainingTests", dependencies: ["VshTraining", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
         // the recorder and encrypt over fakes
-        .testTarget(name: "VshCommandsTests", dependencies: ["VshCommands", "VshListening", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshCommandsTests", dependencies: ["VshCommands", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
         // every reader of files people edit or damage, fuzzed (bench/fuzz.sh runs 100,000 cases)
         .testTarget(name: "VshFuzzTests", dependencies: ["VshCommands", "VshCommandFiles", "VshStore", "VshCore", "VshTestSupport"]),
         // the command-file language: parse, check, build, run

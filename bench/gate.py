@@ -56,6 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.audio import read_audio, write_wav  # noqa: E402
 from lib.data import fold_of, fsdd_rows, prepare, speech_commands_rows  # noqa: E402
 from lib.env import ROOT, VSH, isolated_env, log  # noqa: E402
+from lib.results import headline, save  # noqa: E402
 from lib.vsh import json_lines, phrase, run  # noqa: E402
 
 REAL_CACHE = os.path.join(ROOT, ".build", "bench-real")
@@ -337,6 +338,19 @@ def main():
     results = {"real": real(args, models)}
     if not args.no_synthetic:
         results["synthetic"] = synthetic(args, models)
+    # Headline figures: the trained model beside the stock one, means over the speakers.
+    real_results = results["real"].values()
+    mean = lambda key, m: sum(r[key][m] for r in real_results) / max(1, len(real_results))  # noqa: E731
+    headline("own digits run right after train, processed as the takes, %", mean("own_takes", "trained"), mean("own_takes", "stock"))
+    headline("own digits run right after train, as recorded, %", mean("own_recorded", "trained"), mean("own_recorded", "stock"))
+    headline("other fsdd speakers' digits that ran, %", mean("others", "trained"), mean("others", "stock"))
+    sc = lambda key: sum(r[key] for r in real_results) / max(1, len(real_results))  # noqa: E731
+    headline("Speech Commands words said alone, false runs an hour", sc("sc_per_hour_trained"), sc("sc_per_hour_stock"))
+    if "synthetic" in results:
+        own = "en-us"
+        headline("synthetic voice's own short commands run of 10", results["synthetic"]["trained"][own][0],
+                 results["synthetic"]["stock"][own][0])
+    save("gate")
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
 

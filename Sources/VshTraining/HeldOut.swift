@@ -199,6 +199,18 @@ package struct HeldOutFigures: Codable, Sendable, Equatable {
     /// for those that would run another command.
     package var stoppedBy: [String: Int]?
 
+    package init(takes: Int, right: Double, wrong: Double, nonCommandsAccepted: Double?, nonCommands: Int,
+                 commands: Int? = nil, commandsRun: Int? = nil, stoppedBy: [String: Int]? = nil) {
+        self.takes = takes
+        self.right = right
+        self.wrong = wrong
+        self.nonCommandsAccepted = nonCommandsAccepted
+        self.nonCommands = nonCommands
+        self.commands = commands
+        self.commandsRun = commandsRun
+        self.stoppedBy = stoppedBy
+    }
+
     /// The key of `stoppedBy` for a command take that would run another command.
     package static let anotherCommand = "another-command"
 

@@ -232,7 +232,7 @@ package struct TrainCommand: ShellCommand {
             // What the prompt would do with the takes that say a command, every check on.
             let stopped = (figures.stoppedBy ?? [:]).sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) \($0.key == HeldOutFigures.anotherCommand ? "ran another command" : "stopped by \($0.key)")" }
-            line += "\nAt the prompt, \(run) of the \(commands) takes that say a command would run it"
+            line += "\nAt the prompt, \(run) of the \(commands) " + (commands == 1 ? "take that says" : "takes that say") + " a command would run it"
                 + (stopped.isEmpty ? "." : "; " + stopped.joined(separator: ", ") + ".")
         }
         return line
