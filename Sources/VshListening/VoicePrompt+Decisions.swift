@@ -48,7 +48,7 @@ extension VoicePrompt {
         switch judged.stoppedBy {
         case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff)
         // Someone else's speech does nothing: no command, answer or wake phrase.
-        case .otherSpeaker?, .unclearWord?: return ignored(heard, judged, judged.stoppedBy!)
+        case .otherSpeaker?, .unclearWord?: return ignored(heard, judged, judged.stoppedBy!, meant: isCommand)
         default: break
         }
         if !isOn {
@@ -78,7 +78,7 @@ extension VoicePrompt {
             lastVerdict = Verdict(.wake)
             return .note(dim("(listening for a command)"))
         }
-        if let check = judged.stoppedBy { return ignored(heard, judged, check) }
+        if let check = judged.stoppedBy { return ignored(heard, judged, check, meant: isCommand) }
         if judged.isSure, let best = meanings.first {
             question = nil
             switch best {
@@ -97,7 +97,7 @@ extension VoicePrompt {
             return nil
         }
         guard !commands.isEmpty else { return ignored(heard, judged, .noCommand) }
-        guard standsAlone || attention != .always else { return ignored(heard, judged, .notStandAlone) }
+        guard standsAlone || attention != .always else { return ignored(heard, judged, .notStandAlone, meant: true) }
         return ask(.choose(Array(commands.prefix(3))), about: heard)
     }
 
@@ -157,17 +157,18 @@ extension VoicePrompt {
         }
     }
 
-    /// Nothing runs. A command the person may have meant (heard as one, stopped by how it
-    /// was heard: `Gate.Check.isHearing`) says so in a short dim line, at most once every
-    /// `unheardNoteSeconds`, so that a person who was not taken can tell vsh from a broken
-    /// microphone while talk near it does not fill the screen; `--verbose` shows every one.
-    private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check) -> Outcome {
+    /// Nothing runs. A command the person may have meant (`meant`: heard as a command,
+    /// stopped by how it was heard, `Gate.Check.isHearing`) says so in a short dim line, at
+    /// most once every `unheardNoteSeconds`, so that a person who was not taken can tell
+    /// vsh from a broken microphone while talk near it does not fill the screen; an answer
+    /// or the wake phrase says nothing here. `--verbose` shows every utterance.
+    private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false) -> Outcome {
         lastVerdict = Verdict(.ignore, stoppedBy: check)
         let text = heard.recognition.text
         if options.verbose {
             return .note(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue))"))
         }
-        guard check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,
+        guard meant, check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,
               clock() - lastUnheardNote >= Self.unheardNoteSeconds else { return .nothing }
         lastUnheardNote = clock()
         return .note(dim("(not run: \"\(text)\" \(Self.reason(check)))"))

@@ -305,6 +305,7 @@ import VshTestSupport
         f.clock.now += VoicePrompt.unheardNoteSeconds
         #expect(f.hear("reload", 0.1) == [], "talk heard faintly as a command says nothing")
         #expect(f.hear("dog", 0.9) == [], "nor do other words")
+        #expect(f.hear("yes", 0.4) == [], "nor an answer with no question")
         #expect(Self.notes(f.hear("play five", 1, shortestWord: 3)) == ["(not run: \"play five\" was not clearly said word for word)"])
         #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .unclearWord))
     }
