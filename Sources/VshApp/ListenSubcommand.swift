@@ -170,6 +170,8 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("weakest_voicing", (f.weakestVoicing * 1000).rounded() / 1000)
                         json.field("speaker_score", f.speakerScore.map { ($0 * 1000).rounded() / 1000 })
                         json.field("shortest_word", f.shortestWord.map { ($0 * 100).rounded() / 100 })
+                        json.field("weakest_word", f.weakestWord)
+                        json.field("weakest_word_ratio", f.weakestWordRatio.map { ($0 * 10).rounded() / 10 })
                     }
                 }
                 json.field("early", u.early)

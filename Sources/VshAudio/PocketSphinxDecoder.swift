@@ -17,6 +17,10 @@ final class PocketSphinxDecoder {
         var endFrame: Int
         /// Posterior probability (log base 1.0001, ≤ 0).
         var posterior: Int32
+        /// The acoustic score of the segment's frames (`ps_seg_prob`'s ascr; each frame's
+        /// senone scores are scaled to the frame's best, so 0 is the best any search over
+        /// the same audio could do and words and phones of two searches compare).
+        var acousticScore: Int32 = 0
     }
 
     struct Hypothesis {
@@ -49,6 +53,15 @@ final class PocketSphinxDecoder {
         jsgf_grammar_free(parsed)
         guard ps_set_jsgf_string(decoder, name, jsgf) == 0 else {
             throw AudioError("the grammar did not load: a word in it may be missing from the dictionary\(log)")
+        }
+    }
+
+    /// Adds a phone-loop search (`-allphone`): the phones of the model's triphones in any
+    /// order, weighted by the phone language model at `path`. What it scores over some
+    /// frames is what those frames sound like with no words imposed (`WordVerification`).
+    func addPhoneLoop(_ name: String, languageModel path: String) throws {
+        guard ps_set_allphone_file(decoder, name, path) == 0 else {
+            throw AudioError("cannot load the phone language model \(path); check voice.model and that the Debian package pocketsphinx-en-us is installed")
         }
     }
 
@@ -109,7 +122,8 @@ final class PocketSphinxDecoder {
             ps_seg_frames(s, &sf, &ef)
             let post = ps_seg_prob(s, &ascr, &lscr, &lback)
             segments.append(Segment(
-                word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef), posterior: post))
+                word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef), posterior: post,
+                acousticScore: ascr))
             seg = ps_seg_next(s)
         }
         return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)

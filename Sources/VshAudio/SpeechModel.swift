@@ -41,6 +41,8 @@ package struct SpeechModel: Sendable, Equatable {
     }
     package var dictionary: String { directory + "/cmudict-en-us.dict" }
     package var languageModel: String { directory + "/en-us.lm.bin" }
+    /// The phone language model of the phone loop that each word heard is checked against.
+    package var phoneLanguageModel: String { directory + "/en-us-phone.lm.bin" }
 
     /// Whether the acoustic model and dictionary are there.
     package var isPresent: Bool {

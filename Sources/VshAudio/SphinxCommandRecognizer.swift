@@ -20,6 +20,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     private let decoder: PocketSphinxDecoder
+    /// Whether the decoder has the phone loop each word of a command is checked against
+    /// (`WordVerification`; the model's phone language model may be missing).
+    private let hasPhoneLoop: Bool
     /// While a model adapted to the person is in use: how much each command sounds like
     /// them (`Confidence.Features.speakerScore`).
     private let speaker: SpeakerCheck?
@@ -63,10 +66,15 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // narrower beams, as the cheapest setting that kept their 12-class top-1: about a
         // fifth less CPU on Speech Commands, the same top-1 for speakers never fitted on
         // (research/recognition/SPEED.md).
+        // -allphone_ci yes: the phone loop of context-independent phones, read by that search
+        // alone; with triphones (the default) it took seconds for each utterance
+        // (research/recognition/FINDINGS.md, "Gotchas").
         decoder = try PocketSphinxDecoder(arguments: [
-            "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-maxhmmpf", "2000",
+            "-hmm", model.acousticModel, "-dict", dictPath, "-topn", "8", "-maxhmmpf", "2000", "-allphone_ci", "yes",
         ])
         try decoder.addGrammar("cmd", jsgf: open)
+        hasPhoneLoop = FileManager.default.fileExists(atPath: model.phoneLanguageModel)
+        if hasPhoneLoop { try decoder.addPhoneLoop("phones", languageModel: model.phoneLanguageModel) }
         decoder.use("cmd")
         var calibration = Gate.Calibration.stock
         if case .adapted(let adapted, directory: _) = model.adaptation { calibration = adapted.calibration }
@@ -127,15 +135,30 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let runnerUp = commands.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
             .map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains)
+        // Each word against the phone loop over the same frames, for what could run
+        // something. Read after the n-best list: the phone loop's decode replaces the
+        // grammar's lattice.
+        let weakest = other == nil ? weakestWord(heard, of: audio, frames: hyp.frames) : nil
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
             speechOutsideWords: Self.speechOutside(spans, of: audio),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
-            speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest)
+            speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
+            weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
+    }
+
+    /// The word of `heard` with the lowest ratio against the phone loop
+    /// (`WordVerification`); nil without a loop.
+    private func weakestWord(_ heard: [(word: String, segment: PocketSphinxDecoder.Segment)], of audio: [Int16],
+                             frames: Int) -> (word: String, ratio: Double)? {
+        guard hasPhoneLoop,
+              let ratios = decoder.ratios(of: heard.map(\.segment), in: audio, frames: frames, loop: "phones", then: "cmd")
+        else { return nil }
+        return zip(heard, ratios).compactMap { word, ratio in ratio.map { (word.word, $0) } }.min { $0.1 < $1.1 }
     }
 
     /// An utterance's samples as the decoder (and the speaker check) hear them: a lead of

@@ -48,10 +48,21 @@ package struct Confidence: Sendable, Equatable {
         /// left out: in running speech they are said that fast ("paint the wall" from a
         /// synthetic voice: "the" in 7 frames). Nil when there is no such word.
         package var shortestWord: Double?
+        /// The word heard least surely as itself, and its log-likelihood ratio per frame
+        /// against a free phone loop over the same frames (in the decoder's score units, as
+        /// `runnerUpGap`): about 0 for a word that was said, far below for one the grammar
+        /// inferred ("play" in `play 5` from a lone "five"). Measured, not yet part of any
+        /// decision (research/recognition/VERIFY.md). Nil when no phone loop was run (other
+        /// words, nothing heard, a recogniser without one).
+        package var weakestWord: String?
+        package var weakestWordRatio: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
-                    speakerScore: Double? = nil, shortestWord: Double? = nil) {
+                    speakerScore: Double? = nil, shortestWord: Double? = nil,
+                    weakestWord: String? = nil, weakestWordRatio: Double? = nil) {
+            self.weakestWord = weakestWord
+            self.weakestWordRatio = weakestWordRatio
             self.speakerScore = speakerScore
             self.shortestWord = shortestWord
             self.speechOutsideWords = speechOutsideWords
