@@ -167,7 +167,7 @@ def measure(args):
 
     def one(job):
         name, fold, k, cs = job
-        env = dict(env_of[name], VSH_TEMP_CPU="1")
+        env = dict(env_of[name], VSH_WORD_RATIOS="1")
         path = os.path.join(args.out, f"{name}-{fold}-{k}.wav")
         found, cpu, seconds = hear(args.vsh, env, cs, path, f"{name}/{fold}/{k}")
         os.remove(path)

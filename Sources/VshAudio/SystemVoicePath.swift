@@ -14,7 +14,8 @@ extension VoicePath {
             recognizer: { jsgf, vocabulary in
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 return try SphinxCommandRecognizer(
-                    settings: .init(model: SpeechModel(settings: settings, paths: paths)),
+                    settings: .init(model: SpeechModel(settings: settings, paths: paths),
+                                    checksWords: ProcessInfo.processInfo.environment["VSH_WORD_RATIOS"] == "1"),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
             },
             model: { SpeechModel(settings: settings, paths: paths).adaptationDescription })

@@ -26,7 +26,7 @@ import VshVoice
     static func recognizer(_ jsgf: String, _ dir: TempDirectory) throws -> SphinxCommandRecognizer {
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         return try SphinxCommandRecognizer(
-            settings: .init(model: SpeechModel(directory: Settings().modelDirectory)), jsgf: jsgf,
+            settings: .init(model: SpeechModel(directory: Settings().modelDirectory), checksWords: true), jsgf: jsgf,
             vocabulary: JSGFWords.words(in: jsgf), workDirectory: dir.path)
     }
 
