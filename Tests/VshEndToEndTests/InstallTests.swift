@@ -15,7 +15,10 @@ import VshTestSupport
         for directory in ["bin", "share/vsh/config", "share/vsh/commands"] {
             try fm.createDirectory(atPath: prefix + "/" + directory, withIntermediateDirectories: true)
         }
-        try fm.copyItem(atPath: VshBinary.path, toPath: prefix + "/bin/vsh")
+        // Copied by `install`, as `make install` does, in a process of its own: a copy
+        // written from this process, while other tests fork, could still be open for
+        // writing in one of their children when vsh is run ("Text file busy").
+        try VshBinary.shell("install -m 755 '\(VshBinary.path)' '\(prefix)/bin/vsh'")
         try fm.copyItem(atPath: VshBinary.sourceRoot + "/config/vsh.toml", toPath: prefix + "/share/vsh/config/vsh.toml")
         for name in try fm.contentsOfDirectory(atPath: VshBinary.sourceRoot + "/commands") {
             try fm.copyItem(atPath: VshBinary.sourceRoot + "/commands/" + name, toPath: prefix + "/share/vsh/commands/" + name)
