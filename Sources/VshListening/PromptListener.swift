@@ -157,12 +157,12 @@ package final class PromptListener: ListenerHandle, @unchecked Sendable {
         return nil
     }
 
-    /// The recogniser for the first grammar that loads: the commands plus the prompt's
-    /// answers and wake phrase, else the same without the wake phrase (with a warning:
-    /// the dictionary cannot say it).
     /// The recogniser's last warning said, so that each is said once, not at every reload.
     private var saidWarning: String?
 
+    /// The recogniser for the first grammar that loads: the commands plus the prompt's
+    /// answers and wake phrase, else the same without the wake phrase (with a warning:
+    /// the dictionary cannot say it).
     private func recognizer(_ grammars: [PromptGrammar]) throws -> (PromptGrammar, CommandRecognizer, String) {
         let wake = path.settings.wakePhrase
         var failure: Error = AudioError("no grammar to listen for")

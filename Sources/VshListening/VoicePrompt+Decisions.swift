@@ -48,7 +48,8 @@ extension VoicePrompt {
         switch judged.stoppedBy {
         case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff)
         // Someone else's speech does nothing: no command, answer or wake phrase.
-        case .otherSpeaker?, .unclearWord?: return ignored(heard, judged, judged.stoppedBy!, meant: isCommand)
+        case let check? where check == .otherSpeaker || check == .unclearWord:
+            return ignored(heard, judged, check, meant: isCommand)
         default: break
         }
         if !isOn {
