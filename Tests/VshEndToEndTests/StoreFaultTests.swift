@@ -222,7 +222,12 @@ import VshTestSupport
             }
             #expect(command == "trash" || !run.stdout.contains("note 0 about"), "\(command) lists the deleted note: \(run.stdout)")
         }
-        for command in ["record --from \(Self.sentence.path)", "save --draft \(draft)", "delete \(FaultInjection.id(second: 1))",
+        // The recording to record from, where the unprivileged user can read it: the
+        // checkout may lie in a directory only root can enter (a clone under mktemp -d).
+        let sentence = home.file("sentence.wav")
+        try FileManager.default.copyItem(atPath: Self.sentence.path, toPath: sentence)
+        chmod(sentence, 0o644)
+        for command in ["record --from \(sentence)", "save --draft \(draft)", "delete \(FaultInjection.id(second: 1))",
                         "discard \(draft)", "undo", "trash empty --yes"] {
             let run = try FaultInjection.run(vsh, ["--store", store, "-c", command], environment: extra, user: user)
             #expect(run.status == 1 && !run.signaled, "\(command)")
