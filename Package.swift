@@ -31,8 +31,8 @@ let package = Package(
         .target(
             name: "VshApp",
             dependencies: [
-                "VshCommands", "VshCommandFiles", "VshListening", "VshTraining", "VshAudio", "VshVoice", "VshStore",
-                "VshCore", "VshLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "VshCommands", "VshCommandFiles", "VshListening", "VshTraining", "VshAudio", "VshVoice", "VshStore", "VshAudioFiles",
+                "VshCore", "VshSpoken", "VshLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: importsAsUsed),
 
@@ -40,29 +40,34 @@ let package = Package(
         .target(
             name: "VshCommands",
             dependencies: [
-                "VshCommandFiles", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore",
+                "VshCommandFiles", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshSpoken",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: importsAsUsed),
 
         // The command-file language: parsing, checks, the commands it defines, running them.
-        .target(name: "VshCommandFiles", dependencies: ["VshCore"], swiftSettings: importsAsUsed),
+        .target(name: "VshCommandFiles", dependencies: ["VshCore", "VshSpoken"], swiftSettings: importsAsUsed),
 
         // Listening at the prompt: the listener thread over the voice path, the decision on
         // each utterance (run, ask, ignore, wake), the audio clips of spoken commands.
-        .target(name: "VshListening", dependencies: ["VshVoice", "VshStore", "VshCore"], swiftSettings: importsAsUsed),
+        .target(name: "VshListening", dependencies: ["VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshSpoken"], swiftSettings: importsAsUsed),
 
         // Adapting the model to a person (`train`): the script, takes and their checks, the
         // ModelAdapter seam, the adapted model's manifest.
-        .target(name: "VshTraining", dependencies: ["VshVoice", "VshStore", "VshCore"], swiftSettings: importsAsUsed),
+        .target(name: "VshTraining", dependencies: ["VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshSpoken"], swiftSettings: importsAsUsed),
 
         // Audio frames to recognised words: the seams the adapters implement, endpointer,
         // front-end rule, confidence, grammar, the command and dictation pipelines.
-        .target(name: "VshVoice", dependencies: ["VshStore", "VshCore"], swiftSettings: importsAsUsed),
+        .target(name: "VshVoice", dependencies: ["VshAudioFiles", "VshCore", "VshSpoken"], swiftSettings: importsAsUsed),
 
-        // The transcript store (plain files, FORMAT.md), drafts, trash, encryption at rest.
+        // The transcript store (plain files, FORMAT.md): items, drafts, trash, the index,
+        // turning encryption at rest on and off for the whole store.
+        .target(name: "VshStore", dependencies: ["VshAudioFiles", "VshCore"], swiftSettings: importsAsUsed),
+
+        // Audio files at rest: WAV read and written as it is recorded (WaveFile, WavWriter,
+        // the DraftWriter seam), and their sealed form with its key (swift-crypto).
         .target(
-            name: "VshStore",
+            name: "VshAudioFiles",
             dependencies: ["VshCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: importsAsUsed),
 
@@ -71,16 +76,22 @@ let package = Package(
         .target(
             name: "VshCore",
             dependencies: [
+                "VshSpoken",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: importsAsUsed),
 
+        // What is said, as words, with no audio: spoken patterns and the words of numbers,
+        // the pronunciation dictionary, a line heard at the prompt and what the line reader
+        // does for the voice side (PromptAction). Depends on nothing.
+        .target(name: "VshSpoken", swiftSettings: importsAsUsed),
+
         // Real audio and speech adapters: ALSA, SpeexDSP, PocketSphinx.
         .target(
             name: "VshAudio",
             dependencies: [
-                "VshTraining", "VshVoice", "VshStore", "VshCore", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile",
+                "VshTraining", "VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshSpoken", "CALSA", "CSpeexDSP", "CPocketSphinx", "CSndFile",
                 "CVshShims",
             ],
             swiftSettings: importsAsUsed + [.swiftLanguageMode(.v5)]),
@@ -88,7 +99,7 @@ let package = Package(
         // libedit adapter for the core's LineReader protocol.
         .target(
             name: "VshLineEditor",
-            dependencies: ["VshCore", "CLibEdit", "CVshShims"],
+            dependencies: ["VshCore", "VshSpoken", "CLibEdit", "CVshShims"],
             swiftSettings: importsAsUsed + [.swiftLanguageMode(.v5)]),
 
         // One system library per C library: pkg-config for flags, apt for the package.
@@ -112,25 +123,29 @@ let package = Package(
             swiftSettings: importsAsUsed),
 
         // the shell, registry and completion, settings and config files, history, words
-        .testTarget(name: "VshCoreTests", dependencies: ["VshCommands", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshCoreTests", dependencies: ["VshCommands", "VshStore", "VshCore", "VshTestSupport"]),
+        // spoken patterns and the pronunciation dictionary
+        .testTarget(name: "VshSpokenTests", dependencies: ["VshCommands", "VshVoice", "VshCore", "VshSpoken"]),
+        // audio files at rest: the sealed format, written as it arrives, read at any offset
+        .testTarget(name: "VshAudioFilesTests", dependencies: ["VshAudioFiles", "VshCore", "VshTestSupport"]),
         // the store, its encryption, what the store commands print, readers of damaged files
-        .testTarget(name: "VshStoreTests", dependencies: ["VshCommands", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshStoreTests", dependencies: ["VshCommands", "VshStore", "VshAudioFiles", "VshCore", "VshTestSupport"]),
         // endpointer, early end, dictation pipeline, other words, voicing (fakes, no model)
-        .testTarget(name: "VshVoiceTests", dependencies: ["VshCommands", "VshVoice", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshVoiceTests", dependencies: ["VshCommands", "VshVoice", "VshCore", "VshSpoken", "VshTestSupport"]),
         // the prompt's decisions and its listener thread (fakes, no model)
-        .testTarget(name: "VshListeningTests", dependencies: ["VshCommands", "VshListening", "VshVoice", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshListeningTests", dependencies: ["VshCommands", "VshListening", "VshVoice", "VshCore", "VshSpoken", "VshTestSupport"]),
         // the training script, takes and their checks
-        .testTarget(name: "VshTrainingTests", dependencies: ["VshTraining", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshTrainingTests", dependencies: ["VshTraining", "VshVoice", "VshStore", "VshCore", "VshSpoken", "VshTestSupport"]),
         // the recorder and encrypt over fakes
-        .testTarget(name: "VshCommandsTests", dependencies: ["VshCommands", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshCommandsTests", dependencies: ["VshCommands", "VshListening", "VshTraining", "VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshTestSupport"]),
         // every reader of files people edit or damage, fuzzed (bench/fuzz.sh runs 100,000 cases)
         .testTarget(name: "VshFuzzTests", dependencies: ["VshCommands", "VshCommandFiles", "VshStore", "VshCore", "VshTestSupport"]),
         // the command-file language: parse, check, build, run
-        .testTarget(name: "VshCommandFilesTests", dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshCommandFilesTests", dependencies: ["VshCommands", "VshCommandFiles", "VshVoice", "VshStore", "VshCore", "VshSpoken", "VshTestSupport"]),
         // the real adapters: libsndfile, SpeexDSP, ALSA's file PCM, PocketSphinx on real recordings
         // CSndFile: the MP3 test writes its file with libsndfile (sox here cannot write MP3)
-        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshVoice", "VshStore", "VshCore", "VshTestSupport", "CSndFile"]),
+        .testTarget(name: "VshAudioTests", dependencies: ["VshAudio", "VshVoice", "VshStore", "VshAudioFiles", "VshCore", "VshSpoken", "VshTestSupport", "CSndFile"]),
         // slow: the built binary, as a person or a script meets it (pty, tmux, files)
-        .testTarget(name: "VshEndToEndTests", dependencies: ["VshTraining", "VshCore", "VshTestSupport"]),
+        .testTarget(name: "VshEndToEndTests", dependencies: ["VshTraining", "VshCore", "VshSpoken", "VshTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import VshAudio
+import VshAudioFiles
 import VshCore
 import VshStore
 import VshVoice

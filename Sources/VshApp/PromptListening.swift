@@ -2,6 +2,7 @@ import Foundation
 import VshAudio
 import VshCore
 import VshLineEditor
+import VshSpoken
 import VshStore
 import VshVoice
 import VshCommandFiles

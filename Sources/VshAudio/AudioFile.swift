@@ -1,5 +1,6 @@
 internal import CSndFile
 import Foundation
+import VshAudioFiles
 import VshCore
 import VshStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import VshAudioFiles
 import VshStore
 import VshVoice
 

@@ -1,5 +1,6 @@
 internal import CSndFile
 import Foundation
+import VshAudioFiles
 import VshStore
 
 /// libsndfile's virtual I/O over an encrypted store file (`encrypt on`): libsndfile reads

@@ -1,5 +1,7 @@
 import Foundation
+import VshAudioFiles
 import VshCore
+import VshSpoken
 import VshStore
 import VshTraining
 

@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 import VshVoice
 
 /// Free speech with PocketSphinx: dictation with the en-us language model and the full

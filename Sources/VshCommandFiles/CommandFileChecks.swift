@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 
 /// The checks that look across command files: spoken patterns that clash (some words
 /// would match two commands) and patterns that sound too alike (their pronunciations

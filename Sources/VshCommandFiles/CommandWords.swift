@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 
 /// The pronunciations of the words command files use, kept in a small cache file so
 /// that starting vsh does not read the 3.5 MB dictionary: it is read (only for the new

@@ -1,5 +1,6 @@
 import VshCore
 import Foundation
+import VshSpoken
 
 /// A command defined in a command file, checked and ready to join the registry.
 package struct CustomCommand {

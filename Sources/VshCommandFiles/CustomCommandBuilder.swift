@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 
 /// Gives a command file's blocks their meaning: patterns, slots, actions. Each problem
 /// names its line; a broken `say:` line is dropped, a broken command is skipped, and

@@ -1,5 +1,6 @@
 import VshCore
 import Foundation
+import VshSpoken
 
 /// A slot of a command-file pattern, and what a typed or spoken value for it may be.
 enum SlotKind: Hashable {

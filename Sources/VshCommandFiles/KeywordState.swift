@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 
 /// Keyword commands with digit parameters. vsh is either waiting for a command, or
 /// listening to the current keyword command: saying a keyword (`code seven`) starts it

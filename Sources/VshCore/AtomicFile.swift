@@ -46,10 +46,16 @@ package enum AtomicFile {
         }
         ok = true
         // Make the rename itself durable.
-        let dirfd = open(dir, O_RDONLY | O_DIRECTORY)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
+        syncDirectory(dir)
+    }
+
+    /// Makes the names in directory `path` durable (a file created, renamed or removed in
+    /// it): `fsync` of the directory. Best effort: a directory that cannot be opened is left.
+    package static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
         }
     }
 

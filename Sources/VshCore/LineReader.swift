@@ -1,4 +1,5 @@
 import Foundation
+import VshSpoken
 
 /// What reading a line gave.
 package enum LineInput: Equatable {

@@ -1,3 +1,5 @@
+import VshSpoken
+
 /// The state the shell and its commands share for one run of vsh.
 ///
 /// The core knows the registry, settings, paths and history. The modules above it (the

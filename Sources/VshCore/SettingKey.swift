@@ -1,5 +1,6 @@
 import Foundation
 import TOMLKit
+import VshSpoken
 
 /// One setting a `vsh.toml` may hold: its name, the values it takes, the field of
 /// `Settings` it sets, and what the warning says when a value will not do. Every key vsh

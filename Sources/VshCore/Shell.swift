@@ -1,4 +1,5 @@
 import Foundation
+import VshSpoken
 
 /// The read–run loop. Typed lines, script lines and (later) recognised speech all go
 /// through `execute`, so they behave the same.

@@ -2,6 +2,7 @@ import CLibEdit
 import CVshShims
 import Foundation
 import VshCore
+import VshSpoken
 
 /// How the voice listener shares the line with the keyboard. The reader's key function
 /// hands libedit a private key (Ctrl-], bound to `vsh-voice`) whenever the listener has

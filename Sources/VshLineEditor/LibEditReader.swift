@@ -2,6 +2,7 @@ import CLibEdit
 import CVshShims
 import Foundation
 import VshCore
+import VshSpoken
 
 /// The `vsh>` prompt through libedit's native API: emacs-style editing, history recall
 /// (arrows, Ctrl-R incremental search), tab completion from the registry, and Ctrl-C

@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 
 /// The prompt while vsh listens: reads lines through `inner` (which also waits on the
 /// voice side, see `PromptSideInput`), lets the listener take audio only while the

@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 import VshVoice
 
 /// What the prompt listens for: the shell's commands, the answers to its questions

@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 import VshVoice
 
 /// A question vsh asks about a spoken command before running it: which one was meant

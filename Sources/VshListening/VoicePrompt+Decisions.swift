@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 import VshVoice
 
 /// What the prompt does with each utterance, and with answers to its questions.

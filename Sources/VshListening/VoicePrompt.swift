@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 import VshVoice
 
 /// Turning listening on and off (`listen on|off`).

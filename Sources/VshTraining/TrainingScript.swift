@@ -1,4 +1,5 @@
 import VshCore
+import VshSpoken
 
 /// What `train` asks a person to say: the words of vsh's commands and of their own
 /// command files, digits, and sentences that cover the sounds of English the commands

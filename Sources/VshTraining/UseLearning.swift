@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 import VshStore
 import VshVoice
 

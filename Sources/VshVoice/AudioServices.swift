@@ -1,4 +1,4 @@
-import VshStore
+import VshAudioFiles
 
 /// What commands that touch audio (record, play) need from the audio side. VshApp
 /// provides it with ALSA, libsndfile, SpeexDSP and PocketSphinx; tests with fakes; it is

@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 
 /// A grammar of one's own (`vsh listen --grammar FILE`): JSGF text whose accepted phrases
 /// are each their own command, for benchmarks and experiments.

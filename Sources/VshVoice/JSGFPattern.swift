@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 
 /// A JSGF grammar file (`--grammar`) as a `SpokenPattern`, so the voice path can ask of
 /// it what it asks of vsh's own grammar: is this a whole phrase, can it still grow.

@@ -1,5 +1,6 @@
 import Foundation
 import VshCore
+import VshSpoken
 
 /// Everyday words that are not commands. A grammar search always returns some phrase of
 /// its grammar, so "dog" comes out as the command "go" and "next" as "exit". The

@@ -1,6 +1,6 @@
 import Foundation
 import VshCore
-import VshStore
+import VshSpoken
 
 /// The one seam between grammars and the recogniser: what to recognise (JSGF over a
 /// vocabulary), the way back from recognised words to a command line, and which words

@@ -2,6 +2,7 @@ import CSndFile
 import Foundation
 import Synchronization
 import Testing
+@testable import VshAudioFiles
 import VshCore
 import VshTestSupport
 @testable import VshAudio

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import VshAudioFiles
 import VshTestSupport
 @testable import VshAudio
 @testable import VshStore

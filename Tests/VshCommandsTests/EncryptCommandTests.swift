@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VshCore
+@testable import VshAudioFiles
 import VshTestSupport
 @testable import VshStore
 @testable import VshCommands

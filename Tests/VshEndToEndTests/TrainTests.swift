@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshSpoken
 import VshTestSupport
 import VshCore
 import VshTraining

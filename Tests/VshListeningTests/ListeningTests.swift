@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VshCore
+import VshSpoken
 import VshTestSupport
 @testable import VshVoice
 @testable import VshCommands

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import VshAudioFiles
 @testable import VshCore
 @testable import VshStore
 @testable import VshTestSupport

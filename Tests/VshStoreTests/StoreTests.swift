@@ -3,6 +3,7 @@ import Testing
 @testable import VshCore
 @testable import VshStore
 @testable import VshCommands
+@testable import VshAudioFiles
 import VshTestSupport
 
 @Suite struct StoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VshCore
+import VshSpoken
 import VshStore
 import VshVoice
 import VshTestSupport

@@ -2,6 +2,7 @@ import Testing
 @testable import VshCore
 @testable import VshVoice
 @testable import VshCommands
+import VshSpoken
 import VshTestSupport
 
 /// The early-end rule: a whole command that cannot grow ends after a short pause; one

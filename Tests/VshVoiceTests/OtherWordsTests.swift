@@ -1,6 +1,7 @@
 import Testing
 @testable import VshCore
 @testable import VshVoice
+import VshSpoken
 
 /// The everyday words commands compete with, the grammar opened to them, and the
 /// confidence read off that one search.

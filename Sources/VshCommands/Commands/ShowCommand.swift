@@ -1,4 +1,5 @@
 import ArgumentParser
+import VshAudioFiles
 import VshCore
 import VshStore
 

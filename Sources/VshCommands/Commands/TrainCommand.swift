@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VshCore
+import VshSpoken
 import VshStore
 import VshVoice
 import VshTraining

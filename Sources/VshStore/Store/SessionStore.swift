@@ -1,3 +1,4 @@
+import VshAudioFiles
 import VshCore
 
 extension Session {

@@ -1,4 +1,5 @@
 import Foundation
+import VshAudioFiles
 import VshCore
 
 /// A recording lives in `drafts/<id>.{wav,txt,json}` from the moment it starts, so a

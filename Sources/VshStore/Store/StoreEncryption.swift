@@ -1,4 +1,5 @@
 import Foundation
+import VshAudioFiles
 import VshCore
 
 /// Whether the store encrypts its audio, and turning it on or off (`encrypt on|off`).

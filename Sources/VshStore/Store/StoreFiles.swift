@@ -107,15 +107,6 @@ enum StoreFiles {
         }
     }
 
-    /// Makes a directory's changes durable (after renames into or out of it).
-    static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
-    }
-
     /// What identifies a directory's state: any file added, removed or renamed in it
     /// changes its modification and change times.
     struct Stamp: Equatable, CustomStringConvertible {

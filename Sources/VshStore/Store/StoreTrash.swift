@@ -116,7 +116,7 @@ extension TranscriptStore {
                     try StoreFiles.move(path(name), to: batch + "/" + name)
                 }
             }
-            StoreFiles.syncDirectory(batch)
+            AtomicFile.syncDirectory(batch)
             return items
         }
     }
@@ -130,7 +130,7 @@ extension TranscriptStore {
         try change { _ in
             let batch = try newBatch()
             try StoreFiles.move(path(name), to: batch + "/" + name)
-            StoreFiles.syncDirectory(batch)
+            AtomicFile.syncDirectory(batch)
         }
         return true
     }

@@ -1,4 +1,5 @@
 import Foundation
+import VshAudioFiles
 import VshCore
 
 /// The transcript store: plain files in one directory that a person can read with `cat`,
@@ -164,7 +165,7 @@ package final class TranscriptStore {
                 var changes: [StoreIndex.Change] = []
                 defer {
                     if StoreFiles.Stamp(directory) != before {
-                        StoreFiles.syncDirectory(directory)
+                        AtomicFile.syncDirectory(directory)
                         StoreIndex(store: directory).record(changes, before: before)
                     }
                 }

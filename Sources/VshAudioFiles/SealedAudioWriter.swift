@@ -80,7 +80,7 @@ package final class SealedAudioWriter {
         try writeFullChunks()
         try sealFinal()
         guard fsync(descriptor) == 0 else { throw failure() }
-        StoreFiles.syncDirectory((path as NSString).deletingLastPathComponent)
+        AtomicFile.syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
     private func writeFullChunks() throws {

@@ -25,7 +25,7 @@ package enum AudioConversion {
         let url = path as NSString
         return url.deletingLastPathComponent + "/." + url.lastPathComponent + suffix
     }
-    static let suffix = ".vsh-convert"
+    package static let suffix = ".vsh-convert"
 
     /// Encrypts `path` with `key`.
     package static func seal(_ path: String, key: AudioKey) -> Outcome {
@@ -83,10 +83,10 @@ package enum AudioConversion {
         _ path: String, toSealed: Bool, _ write: (_ fd: Int32, _ size: Int, _ temp: String) throws -> Void
     ) -> Outcome {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return .failed("cannot read \(path): \(StoreFiles.reason)") }
+        guard fd >= 0 else { return .failed("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            return errno == EWOULDBLOCK ? .busy : .failed("cannot lock \(path): \(StoreFiles.reason)")
+            return errno == EWOULDBLOCK ? .busy : .failed("cannot lock \(path): \(String(cString: strerror(errno)))")
         }
         var before = stat()
         guard fstat(fd, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return .failed("\(path) is not a regular file") }
@@ -104,7 +104,7 @@ package enum AudioConversion {
             var times = [before.st_atim, before.st_mtim]
             utimensat(AT_FDCWD, temp, &times, 0)
             guard rename(temp, path) == 0 else { throw FileError.current("cannot replace \(path)", path: path) }
-            StoreFiles.syncDirectory((path as NSString).deletingLastPathComponent)
+            AtomicFile.syncDirectory((path as NSString).deletingLastPathComponent)
             return .converted
         } catch {
             unlink(temp)

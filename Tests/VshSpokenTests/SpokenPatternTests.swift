@@ -2,6 +2,7 @@ import Testing
 @testable import VshCore
 @testable import VshVoice
 @testable import VshCommands
+@testable import VshSpoken
 
 @Suite struct SpokenPatternTests {
     @Test(arguments: [

@@ -1,12 +1,16 @@
 import Foundation
 import Testing
+@testable import VshAudioFiles
 @testable import VshCore
 import VshTestSupport
-@testable import VshStore
 
 /// The encrypted audio format (`SealedAudio`): written as bytes arrive, read at any
 /// offset, cut short by a crash without losing complete chunks, and every failure named.
 @Suite struct SealedAudioTests {
+    static func contents(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
     static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &+ $0 >> 8) }
     }
@@ -56,7 +60,7 @@ import VshTestSupport
         let key = AudioKey.generate()
         let plain = [UInt8](repeating: 0x41, count: 10_000)
         try Self.write(plain, to: dir.file("a"), key: key, chunk: 1000, step: 1000)
-        let file = try #require(StoreFiles.read(dir.file("a")))
+        let file = try #require(Self.contents(dir.file("a")))
         #expect(String(decoding: file.prefix(25), as: UTF8.self) == "VSHENC1\n\(key.id)\n")
         let run = [UInt8](repeating: 0x41, count: 16)
         #expect(!file.indices.dropLast(16).contains { file[$0..<($0 + 16)].elementsEqual(run) })
@@ -104,7 +108,7 @@ import VshTestSupport
         defer { dir.remove() }
         let key = AudioKey.generate()
         try Self.write(Self.bytes(5_500), to: dir.file("a"), key: key, chunk: 1000, step: 5500)
-        var file = try #require(StoreFiles.read(dir.file("a")))
+        var file = try #require(Self.contents(dir.file("a")))
         file[offset] ^= 0x10
         try Data(file).write(to: URL(fileURLWithPath: dir.file("a")))
         let reader = try SealedAudioReader(path: dir.file("a"), key: key, keyFile: nil)
@@ -119,7 +123,7 @@ import VshTestSupport
         defer { dir.remove() }
         let key = AudioKey.generate()
         try Self.write(Self.bytes(3000), to: dir.file("a"), key: key, chunk: 1000, step: 3000)
-        var file = try #require(StoreFiles.read(dir.file("a")))
+        var file = try #require(Self.contents(dir.file("a")))
         file[30] ^= 1  // the salt
         try Data(file).write(to: URL(fileURLWithPath: dir.file("a")))
         let reader = try SealedAudioReader(path: dir.file("a"), key: key, keyFile: nil)
@@ -205,13 +209,13 @@ import VshTestSupport
         #expect(SealedAudio.isSealed(path: dir.file("a.wav")))
         #expect(AudioConversion.seal(dir.file("a.wav"), key: key) == .unchanged)
         #expect(AudioConversion.unseal(dir.file("a.wav"), key: key, keyFile: nil) == .converted)
-        #expect(StoreFiles.read(dir.file("a.wav")) == plain)
+        #expect(Self.contents(dir.file("a.wav")) == plain)
         #expect(!FileManager.default.fileExists(atPath: AudioConversion.temporary(for: dir.file("a.wav"))))
         // A file held by a writer (flock) is left alone.
         let fd = open(dir.file("a.wav"), O_RDONLY)
         defer { close(fd) }
         flock(fd, LOCK_EX)
         #expect(AudioConversion.seal(dir.file("a.wav"), key: key) == .busy)
-        #expect(StoreFiles.read(dir.file("a.wav")) == plain)
+        #expect(Self.contents(dir.file("a.wav")) == plain)
     }
 }

@@ -110,7 +110,7 @@ package struct KeyFile: Sendable, Equatable {
             if errno == EEXIST { throw CommandError("the key file \(path) already exists; vsh never replaces a key") }
             throw FileError.current("cannot write the key file \(path)", path: path)
         }
-        StoreFiles.syncDirectory(directory)
+        AtomicFile.syncDirectory(directory)
         return key
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// the header that are zero or stale, so the length comes from the bytes really there.
 /// Sealed files (`encrypt on`) are read through `AudioBytes`, decrypted as they are read.
 package struct WaveFile: Equatable {
-    var sampleRate: Int
+    package var sampleRate: Int
     var channels: Int
     var bitsPerSample: Int
     /// 1 = integer PCM (also given for WAVE_FORMAT_EXTENSIBLE over PCM).
@@ -16,14 +16,14 @@ package struct WaveFile: Equatable {
     /// Whether the header's RIFF and data sizes disagree with the file (see `repair`).
     var sizesStale: Bool
 
-    var seconds: Double {
+    package var seconds: Double {
         let frame = channels * max(1, bitsPerSample / 8)
         return sampleRate > 0 && frame > 0 ? Double(dataBytes / frame) / Double(sampleRate) : 0
     }
 
     /// Reads the header of the WAV at `path` (plain, or sealed when the key is here);
     /// nil when it is missing, not a WAV, or sealed with a key this process lacks.
-    init?(path: String) {
+    package init?(path: String) {
         guard let audio = try? AudioBytes(path: path) else { return nil }
         self.init(audio)
     }
@@ -65,7 +65,7 @@ package struct WaveFile: Equatable {
     /// Rewrites the RIFF and data sizes of a WAV whose recorder never finished it, so that
     /// players see the whole recording. Two four-byte writes in the first sector. A sealed
     /// file is left alone: its sizes are put right as it is read (`AudioBytes`).
-    static func repair(_ path: String) {
+    package static func repair(_ path: String) {
         guard !SealedAudio.isSealed(path: path), let wave = WaveFile(path: path), wave.sizesStale else { return }
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }

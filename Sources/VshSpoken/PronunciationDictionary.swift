@@ -9,10 +9,18 @@ package struct PronunciationDictionary: Sendable {
 
     package init(entries: [String: [String]]) { self.entries = entries }
 
+    /// The dictionary file could not be read: says which and what to do.
+    package struct Unreadable: Error, Equatable, CustomStringConvertible {
+        package var path: String
+        package var description: String {
+            "cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model"
+        }
+    }
+
     /// Reads a dictionary file. Unreadable → an error naming the file and the package.
     package init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
+            throw Unreadable(path: path)
         }
         var entries: [String: [String]] = [:]
         entries.reserveCapacity(140_000)
@@ -39,7 +47,7 @@ package struct PronunciationDictionary: Sendable {
     /// words asked for costs a few milliseconds.
     package init(path: String, only words: Set<String>) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandError("cannot read the pronunciation dictionary \(path); install the Debian package pocketsphinx-en-us or set voice.model")
+            throw Unreadable(path: path)
         }
         let wanted = Set(words.map { Array($0.utf8).withUnsafeBufferPointer { Self.hash($0) } })
         var entries: [String: [String]] = [:]

@@ -1,5 +1,6 @@
 import Testing
 @testable import VshCore
+@testable import VshSpoken
 
 @Suite struct PronunciationDictionaryTests {
     static let path = Settings().modelDirectory + "/cmudict-en-us.dict"
