@@ -22,6 +22,7 @@ run: deps release
 
 test: deps
 	./scripts/check-imports
+	./scripts/module-graph --check ARCHITECTURE.md
 	$(SWIFT) build --build-tests
 	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build
 
@@ -29,6 +30,7 @@ test: deps
 # the end-to-end one (the built binary through a pty, tmux and files; the soak) and the fuzzer.
 check: deps
 	./scripts/check-imports
+	./scripts/module-graph --check ARCHITECTURE.md
 	$(SWIFT) build --build-tests
 	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip VshEndToEndTests --skip VshFuzzTests
 
