@@ -98,7 +98,7 @@ struct ListenSubcommand: ParsableCommand {
             })
         }
         var settings = app.settings
-        checkWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
+        replaceUnsayableWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
         let registry = app.registry()
         // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
         // command listening; `delete` only where the store keeps a numbered listing.

@@ -82,10 +82,10 @@ final class SystemAudioServices: AudioServices, TrainingServices {
             settings: .init(model: model, scoresSpeaker: false), jsgf: grammar.jsgf, vocabulary: grammar.vocabulary,
             workDirectory: paths.state)
         // Loaded on the first score: a hearing of the takes' phrases asks for none.
-        var check: SpeakerCheck?
+        var scorer: SpeakerScorer?
         return Hearing(recognize: { recognizer.recognize($0, start: 0) }, speakerScore: { utterance in
-            if check == nil { check = try SpeakerCheck(stock: base, adapted: directory) }
-            return check?.score(utterance: utterance)
+            if scorer == nil { scorer = try SpeakerScorer(stock: base, adapted: directory) }
+            return scorer?.score(utterance: utterance)
         })
     }
 

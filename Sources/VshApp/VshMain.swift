@@ -250,7 +250,7 @@ package struct VshMain: ParsableCommand {
                 session.notListeningBecause = "voice.listen is false in vsh.toml; set it to true (or remove it) and start vsh again"
             }
             if !global.noVoice, session.settings.listenAtPrompt {
-                reader = PromptListening.attach(
+                reader = ListeningSetup.attach(
                     to: editor, session: session,
                     options: .init(audioIn: global.audioIn, fast: fast, verbose: global.verbose),
                     environment: environment, output: stdout)

@@ -11,7 +11,7 @@ final class PocketSphinxDecoder {
     private let config: PocketSphinxConfig
 
     /// A word of a result: `frames` are 10 ms frames from the start of the decoded audio.
-    struct Segment {
+    struct DecodedWord {
         var word: String
         var startFrame: Int
         var endFrame: Int
@@ -27,7 +27,7 @@ final class PocketSphinxDecoder {
         var text: String
         var score: Int32
         var frames: Int
-        var segments: [Segment]
+        var words: [DecodedWord]
     }
 
     /// Creates a decoder from `-name value` arguments. Errors name the model files.
@@ -115,18 +115,18 @@ final class PocketSphinxDecoder {
     private func hypothesis() -> Hypothesis {
         var score: Int32 = 0
         let text = ps_get_hyp(decoder, &score).map { String(cString: $0) } ?? ""
-        var segments: [Segment] = []
+        var words: [DecodedWord] = []
         var seg = ps_seg_iter(decoder)
         while let s = seg {
             var sf: Int32 = 0, ef: Int32 = 0, ascr: Int32 = 0, lscr: Int32 = 0, lback: Int32 = 0
             ps_seg_frames(s, &sf, &ef)
             let post = ps_seg_prob(s, &ascr, &lscr, &lback)
-            segments.append(Segment(
+            words.append(DecodedWord(
                 word: String(cString: ps_seg_word(s)), startFrame: Int(sf), endFrame: Int(ef), posterior: post,
                 acousticScore: ascr))
             seg = ps_seg_next(s)
         }
-        return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), segments: segments)
+        return Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)), words: words)
     }
 
     /// After a decode: up to `limit` distinct word sequences from the lattice's n-best

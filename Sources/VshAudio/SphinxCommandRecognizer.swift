@@ -33,7 +33,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     private let hasPhoneLoop: Bool
     /// While a model adapted to the person is in use: how much each command sounds like
     /// them (`Confidence.Features.speakerScore`).
-    private let speaker: SpeakerCheck?
+    private let speaker: SpeakerScorer?
     /// The everyday words the commands compete with: a phrase with one of them is no command.
     private let otherWords: Set<String>
     /// Whether words are a whole phrase of the grammar (true for any when the grammar is
@@ -88,10 +88,10 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         if case .adapted(let adapted, directory: _) = model.adaptation { calibration = adapted.calibration }
         // A speaker model that cannot be read turns the check off, and says so: commands
         // still run, for anyone, until the model is adapted again.
-        var speaker: SpeakerCheck?
+        var speaker: SpeakerScorer?
         if model.isAdapted && settings.scoresSpeaker {
             do {
-                speaker = try SpeakerCheck(stock: model.stockAcousticModel, adapted: model.acousticModel)
+                speaker = try SpeakerScorer(stock: model.stockAcousticModel, adapted: model.acousticModel)
             } catch {
                 calibration.speaker = nil
                 warning = "the speaker check is off: \(error); spoken commands run whoever says them until 'train --again'"
@@ -161,7 +161,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
 
     /// The word of `heard` with the lowest ratio against the phone loop
     /// (`WordVerification`); nil without a loop.
-    private func weakestWord(_ heard: [(word: String, segment: PocketSphinxDecoder.Segment)], of audio: [Int16],
+    private func weakestWord(_ heard: [(word: String, segment: PocketSphinxDecoder.DecodedWord)], of audio: [Int16],
                              frames: Int) -> (word: String, ratio: Double)? {
         guard hasPhoneLoop,
               let ratios = decoder.ratios(of: heard.map(\.segment), in: audio, frames: frames, loop: "phones", then: "cmd")

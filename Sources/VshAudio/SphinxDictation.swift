@@ -70,13 +70,13 @@ enum SphinxWords {
         return word.hasPrefix("<") || word.hasPrefix("[") || word.isEmpty ? nil : word
     }
 
-    /// The segments of `hyp` that are words, each with the word it stands for.
-    static func words(of hyp: PocketSphinxDecoder.Hypothesis) -> [(word: String, segment: PocketSphinxDecoder.Segment)] {
-        hyp.segments.compactMap { seg in word(seg.word).map { ($0, seg) } }
+    /// The decoded words of `hyp` that are words, not fillers, each with the word it stands for.
+    static func words(of hyp: PocketSphinxDecoder.Hypothesis) -> [(word: String, segment: PocketSphinxDecoder.DecodedWord)] {
+        hyp.words.compactMap { seg in word(seg.word).map { ($0, seg) } }
     }
 
     /// A word of the result, timed in stream seconds from `start`.
-    static func recognized(_ word: String, _ seg: PocketSphinxDecoder.Segment, start: Double) -> RecognizedWord {
+    static func recognized(_ word: String, _ seg: PocketSphinxDecoder.DecodedWord, start: Double) -> RecognizedWord {
         RecognizedWord(
             word: word, start: start + Double(seg.startFrame) / 100, end: start + Double(seg.endFrame + 1) / 100,
             confidence: min(1, PocketSphinxDecoder.probability(seg.posterior)))

@@ -18,7 +18,7 @@ enum WordVerification {
         var frames: Int { end - start + 1 }
     }
 
-    /// What the phone loop scored over `start...end`: the sum of its segments' scores,
+    /// What the phone loop scored over `start...end`: the sum of its phones' scores,
     /// each prorated by the share of its frames inside.
     static func loopScore(from start: Int, to end: Int, in phones: [Span]) -> Double {
         phones.reduce(0.0) { sum, phone in
@@ -40,20 +40,20 @@ enum WordVerification {
 }
 
 extension PocketSphinxDecoder {
-    /// Each of `words` (segments of a decode of `audio` that counted `frames` frames)
+    /// Each of `words` (the words of a decode of `audio` that counted `frames` frames)
     /// against the phone-loop search `loop` (`WordVerification.ratios`), decoding `audio`
     /// again with it, then back to the search `then`. Both decodes start a new stream over
     /// the same samples, so the decoder drops the same quiet frames from both and their
     /// frame numbers line up; nil when they do not (the frame counts differ).
-    func ratios(of words: [Segment], in audio: [Int16], frames: Int, loop: String, then search: String) -> [Double?]? {
+    func ratios(of words: [DecodedWord], in audio: [Int16], frames: Int, loop: String, then search: String) -> [Double?]? {
         guard !words.isEmpty else { return [] }
         use(loop)
         defer { use(search) }
         let phones = decode(audio, newStream: true)
-        guard phones.frames == frames, !phones.segments.isEmpty else { return nil }
-        func span(_ s: Segment) -> WordVerification.Span {
+        guard phones.frames == frames, !phones.words.isEmpty else { return nil }
+        func span(_ s: DecodedWord) -> WordVerification.Span {
             WordVerification.Span(start: s.startFrame, end: s.endFrame, score: s.acousticScore)
         }
-        return WordVerification.ratios(of: words.map(span), against: phones.segments.map(span))
+        return WordVerification.ratios(of: words.map(span), against: phones.words.map(span))
     }
 }

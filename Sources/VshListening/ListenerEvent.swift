@@ -19,14 +19,3 @@ package enum ListenerEvent: Sendable {
     /// default device is missing, which only matters once someone asks to listen).
     case failed(String, quiet: Bool)
 }
-
-/// The listener thread, as the prompt drives it (VshApp implements it over ALSA or a file).
-package protocol ListenerHandle: AnyObject {
-    /// Stops taking audio until `resume`: while a command runs, no speech is taken as a command.
-    func pause()
-    func resume()
-    /// Starts again after the input failed; the outcome arrives as an event.
-    func restart()
-    /// Listens for the registry's commands as they are now (after command files changed).
-    func refreshGrammar()
-}

@@ -8,7 +8,7 @@ import VshVoice
 /// After each utterance it waits until the prompt has taken it (`VoicePrompt.post`
 /// pauses it), so a command it heard runs before more audio is read (with `--fast` a file
 /// would otherwise race ahead of the commands it holds).
-package final class PromptListener: ListenerHandle, @unchecked Sendable {
+package final class PromptListener: Listener, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
     let path: VoicePath

@@ -1,5 +1,5 @@
 /// What the listener is doing, as the prompt shows it.
-package enum ListenState: Sendable, Equatable {
+package enum ListeningState: Sendable, Equatable {
     /// Waiting for speech.
     case listening
     /// Speech is under way.
@@ -36,7 +36,7 @@ package struct PromptMarks: Sendable, Equatable {
         return lowered.contains("utf-8") || lowered.contains("utf8") ? .unicode : .ascii
     }
 
-    package func mark(_ state: ListenState) -> String {
+    package func mark(_ state: ListeningState) -> String {
         switch state {
         case .listening: listening
         case .hearing: hearing

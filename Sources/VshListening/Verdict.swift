@@ -19,16 +19,13 @@ package struct Verdict: Equatable, Sendable {
         case ignore
     }
 
-    /// A check that stops an utterance from running anything: the gate's (`Gate.Check`).
-    package typealias Check = Gate.Check
-
     package var kind: Kind
     /// The command line it ran or asked about.
     package var line: String?
     /// What stopped it, for `ignore`.
-    package var stoppedBy: Check?
+    package var stoppedBy: Gate.Check?
 
-    package init(_ kind: Kind, line: String? = nil, stoppedBy: Check? = nil) {
+    package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil) {
         self.kind = kind
         self.line = line
         self.stoppedBy = stoppedBy

@@ -55,7 +55,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
 
     package let options: Options
     /// The listener thread; nil in tests that post events themselves.
-    package var listener: ListenerHandle?
+    package var listener: Listener?
     /// Whether running the candidate cannot be taken back without undo (then a spoken one
     /// asks first); see `destructive(in:)`.
     package var isDestructive: (VoiceCandidate) -> Bool = { _ in false }
@@ -156,7 +156,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     // MARK: - On the reading thread
 
     /// The listening state the mark shows; nil when there is nothing listening.
-    package var state: ListenState? {
+    package var state: ListeningState? {
         guard input != nil else { return nil }
         if question != nil { return .asking }
         if !isOn || !isAwake { return .off }

@@ -24,7 +24,7 @@ package protocol TrainingServices: AnyObject {
 }
 
 /// A model's ear: the recognition of an utterance against a grammar, and its speaker
-/// score (`SpeakerCheck`: nil where it has no speech; throws when the models cannot be
+/// score (`SpeakerScorer`: nil where it has no speech; throws when the models cannot be
 /// read to score with).
 package struct Hearing {
     package var recognize: ([Int16]) -> Recognition

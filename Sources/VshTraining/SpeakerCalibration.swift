@@ -3,7 +3,7 @@ import Foundation
 /// The speaker check's threshold (`voice.speaker_check`, off by default), set so that it
 /// keeps the person's own speech however it reaches vsh, or left off where it cannot.
 ///
-/// The score (`SpeakerCheck`) follows the recording as well as the voice: the adapted
+/// The score (`SpeakerScorer`) follows the recording as well as the voice: the adapted
 /// model learnt the takes' room, level and microphone with the person. A threshold under
 /// the takes as recorded stopped a third and more of the same person's commands recorded
 /// another way (issue 34, fsdd speakers: 43-48% as recorded), while other people on the

@@ -10,7 +10,7 @@ import VshTestSupport
 /// The prompt's decisions about speech, driven with events as the listener thread
 /// would post them: no audio, no terminal.
 @Suite struct ListeningTests {
-    final class FakeListener: ListenerHandle {
+    final class FakeListener: Listener {
         var resumed = 0, paused = 0, restarted = 0, refreshed = 0
         func pause() { paused += 1 }
         func resume() { resumed += 1 }

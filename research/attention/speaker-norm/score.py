@@ -1,6 +1,6 @@
 """Features as vsh_speech_features computes them (sphinx_fe with the model's feat.params front-end
 settings, -dither no, remove_noise/remove_silence defaults; then CMN batch and 1s_c_d_dd deltas with
-edge frames repeated), and the GMM-UBM score of SpeakerCheck.swift (8 best stock Gaussians per stream,
+edge frames repeated), and the GMM-UBM score of SpeakerScorer.swift (8 best stock Gaussians per stream,
 all codebooks pooled with equal weights), in numpy."""
 import os, subprocess, tempfile, shutil
 import numpy as np

@@ -11,7 +11,7 @@ import VshCore
 /// stream. It does not depend on the words: other people saying the person's commands
 /// score as other people. Cepstral means are taken off over each utterance, so a
 /// microphone's steady colouring counts for little.
-package final class SpeakerCheck {
+package final class SpeakerScorer {
     private let stock: Gaussians
     private let adapted: Gaussians
     private let config: PocketSphinxConfig

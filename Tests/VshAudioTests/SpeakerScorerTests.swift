@@ -7,7 +7,7 @@ import VshVoice
 
 /// The speaker check's score (GMM-UBM over the acoustic model's Gaussians) with the real
 /// model files and a real recording.
-@Suite struct SpeakerCheckTests {
+@Suite struct SpeakerScorerTests {
     static let stock = Settings().modelDirectory + "/en-us"
 
     /// A copy of the stock model in `dir` whose means are moved by `sigmas` standard
@@ -34,13 +34,13 @@ import VshVoice
     @Test func aModelScoresNothingAgainstItselfAndLessWhenMovedAwayFromTheVoice() throws {
         let dir = TempDirectory()
         let speech = try FileAudioSource.readAll(path: EvalData.real + "/cards/001.wav")
-        let same = try #require(try SpeakerCheck(stock: Self.stock, adapted: Self.stock).score(utterance: speech))
+        let same = try #require(try SpeakerScorer(stock: Self.stock, adapted: Self.stock).score(utterance: speech))
         #expect(abs(same) < 1e-9)
-        let away = try #require(try SpeakerCheck(stock: Self.stock, adapted: Self.moved(1, into: dir)).score(utterance: speech))
+        let away = try #require(try SpeakerScorer(stock: Self.stock, adapted: Self.moved(1, into: dir)).score(utterance: speech))
         #expect(away < -1, "a model moved a standard deviation away explains the voice worse: \(away)")
         // Louder or softer, the same score: the utterance is brought to one level first.
         let softer = speech.map { Int16(Double($0) * 0.25) }
-        let soft = try #require(try SpeakerCheck(stock: Self.stock, adapted: Self.moved(1, into: TempDirectory())).score(utterance: softer))
+        let soft = try #require(try SpeakerScorer(stock: Self.stock, adapted: Self.moved(1, into: TempDirectory())).score(utterance: softer))
         #expect(abs(soft - away) < 0.05 * abs(away))
     }
 
@@ -55,7 +55,7 @@ import VshVoice
         let header = try #require(Data(bytes).range(of: Data("endhdr\n".utf8))).upperBound
         for at in stride(from: header, to: bytes.count - 3, by: 4) { bytes[at..<at + 4].reverse() }
         try Data(bytes).write(to: URL(fileURLWithPath: adapted + "/means"))
-        #expect(throws: AudioError.self) { try SpeakerCheck(stock: Self.stock, adapted: adapted) }
+        #expect(throws: AudioError.self) { try SpeakerScorer(stock: Self.stock, adapted: adapted) }
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         let recognizer = try SphinxCommandRecognizer(
             settings: .init(model: SpeechModel(directory: Settings().modelDirectory, adapted: adapted)),
@@ -75,7 +75,7 @@ import VshVoice
     /// recording's score passes every one of them, and one a tenth over stops every one.
     @Test func theSameWordsGetTheSameSpeakerDecisionHoweverTheyArrive() throws {
         let dir = TempDirectory()
-        let check = try SpeakerCheck(stock: Self.stock, adapted: Self.moved(0.3, into: dir))
+        let scorer = try SpeakerScorer(stock: Self.stock, adapted: Self.moved(0.3, into: dir))
         let words = try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw")
         let room = VoicePathTests.roomNoise(seconds: 3)
         /// The utterance the endpointer cuts from `samples` and its score.
@@ -87,7 +87,7 @@ import VshVoice
             }
             for case .utterance(let s) in endpointer.finish() { segments.append(s) }
             let longest = try #require(segments.max { $0.samples.count < $1.samples.count })
-            return try #require(check.score(utterance: longest.samples))
+            return try #require(scorer.score(utterance: longest.samples))
         }
         /// `samples` as vsh reads them from a WAV file of `rate` Hz and `channels`.
         func throughFile(_ samples: [Int16], rate: Int, channels: Int) throws -> [Int16] {
@@ -125,9 +125,9 @@ import VshVoice
         let path = try Self.moved(0, into: dir)
         let whole = try Data(contentsOf: URL(fileURLWithPath: path + "/means"))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: path + "/means"))
-        #expect(throws: AudioError.self) { try SpeakerCheck(stock: Self.stock, adapted: path) }
+        #expect(throws: AudioError.self) { try SpeakerScorer(stock: Self.stock, adapted: path) }
         do {
-            _ = try SpeakerCheck(stock: Self.stock, adapted: path)
+            _ = try SpeakerScorer(stock: Self.stock, adapted: path)
         } catch {
             #expect("\(error)".contains(path + "/means"))
         }

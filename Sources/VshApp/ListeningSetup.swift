@@ -12,7 +12,7 @@ import VshTraining
 /// Wires listening at the prompt: the audio input (`--audio-in DEVICE` or `FILE`, else
 /// `voice.device`), the listener thread, the `VoicePrompt` that decides what speech does,
 /// and the line reader that waits on both keyboard and voice.
-enum PromptListening {
+enum ListeningSetup {
     struct Options {
         /// `--audio-in`: a device name or a file; nil for `voice.device`.
         var audioIn: String?
@@ -26,7 +26,7 @@ enum PromptListening {
     /// device that does not open leaves vsh quietly typing-only (`listen` says why).
     static func attach(to editor: LibEditReader, session: Session, options: Options,
                        environment: [String: String], output: TextSink) -> LineReader {
-        checkWakePhrase(&session.settings, warn: output.line)
+        replaceUnsayableWakePhrase(&session.settings, warn: output.line)
         var promptOptions = VoicePrompt.Options(settings: session.settings)
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
@@ -64,7 +64,7 @@ enum PromptListening {
     }
 }
 
-extension PromptListening {
+extension ListeningSetup {
     /// Keeps the clearly heard commands that ran and were not undone as takes, and starts a
     /// round of learning in the background when enough are new (`UseLearning`).
     static func learnFromUse(_ session: Session) {
@@ -115,7 +115,7 @@ extension PromptListening {
 /// dictionary). The settings reader has refused a phrase that does not parse; a dictionary
 /// that cannot be read leaves the phrase as it is (the recogniser then says so). The prompt
 /// and `vsh listen` both start here.
-func checkWakePhrase(_ settings: inout Settings, warn: (String) -> Void) {
+func replaceUnsayableWakePhrase(_ settings: inout Settings, warn: (String) -> Void) {
     guard let pattern = try? SpokenPattern.parse(settings.wakePhrase),
           let dictionary = try? PronunciationDictionary(path: settings.dictionaryPath, only: pattern.vocabulary),
           let problem = PromptGrammar.wakePhraseProblem(settings.wakePhrase, dictionary: dictionary) else { return }
