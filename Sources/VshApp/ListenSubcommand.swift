@@ -121,7 +121,7 @@ struct ListenSubcommand: ParsableCommand {
         var now = 0.0
         voice.clock = { now }
         return (grammar, { u, gate in
-            now = u.end
+            now = u.segment.end
             voice.post(.heard(u, grammar, gate))
             _ = voice.takeActions()
             return voice.lastVerdict ?? Verdict(.ignore, stoppedBy: .noCommand)
@@ -129,7 +129,7 @@ struct ListenSubcommand: ParsableCommand {
     }
 
     static func text(_ u: Utterance, _ verdict: Verdict) -> String {
-        let time = String(format: "%6.2f-%6.2f", u.start, u.end)
+        let time = String(format: "%6.2f-%6.2f", u.segment.start, u.segment.end)
         let heard = "heard \"\(u.recognition.text)\", confidence " + String(format: "%.2f", u.recognition.confidence)
         switch verdict.kind {
         case .run: return "\(time)  \(verdict.line ?? "")  (\(heard))"
@@ -153,8 +153,8 @@ struct ListenSubcommand: ParsableCommand {
                 json.field("text", r.text)
                 json.field("command", [.run, .confirm].contains(verdict.kind) ? verdict.line : nil)
                 json.field("confidence", r.confidence)
-                json.field("start", u.start)
-                json.field("end", u.end)
+                json.field("start", u.segment.start)
+                json.field("end", u.segment.end)
                 json.field("latency", u.latency)
                 json.field("alternatives", strings: r.alternatives.map { $0.joined(separator: " ") })
                 if let f = r.features {
@@ -174,9 +174,9 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("weakest_word_ratio", f.weakestWordRatio.map { ($0 * 10).rounded() / 10 })
                     }
                 }
-                json.field("early", u.early)
-                json.field("continues_early", u.continuesEarly)
-                json.field("quiet_before", u.quietBefore.isFinite ? (u.quietBefore * 100).rounded() / 100 : nil)
+                json.field("early", u.segment.early)
+                json.field("continues_early", u.segment.continuesEarly)
+                json.field("quiet_before", u.segment.quietBefore.isFinite ? (u.segment.quietBefore * 100).rounded() / 100 : nil)
                 json.field("decision", verdict.kind.rawValue)
                 json.field("stopped_by", verdict.stoppedBy?.rawValue)
                 if let decidedAt { json.field("decided_at", decidedAt) }

@@ -145,7 +145,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
                 case .speechStarted:
                     prompt.post(.speechStarted)
                 case .utterance(var utterance):
-                    utterance.endCaptured = audio.clock(at: utterance.end)
+                    utterance.endCaptured = audio.clock(at: utterance.segment.end)
                     prompt.post(.heard(utterance, current.grammar, path.gate(for: current)))
                 }
                 return !audio.isStopped

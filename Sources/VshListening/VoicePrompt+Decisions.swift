@@ -35,7 +35,7 @@ extension VoicePrompt {
     /// decided is also kept in `lastVerdict`.
     func decide(_ heard: Utterance, grammar: PromptGrammar, gate: Gate) -> Outcome {
         promptThread.check()
-        let standsAlone = afterCommand || heard.quietBefore >= options.quietBefore
+        let standsAlone = afterCommand || heard.segment.quietBefore >= options.quietBefore
         afterCommand = false
         let meanings = grammar.meanings(of: heard.recognition)
         var isCommand = false
@@ -43,7 +43,7 @@ extension VoicePrompt {
         // Woken by the phrase or the key, vsh was spoken to: no pause is needed before. Only
         // a command needs one; answers and the wake phrase are judged as they come.
         let needsQuiet = attention == .always && isCommand
-        let judged = gate.judge(heard.recognition, isPhrase: !meanings.isEmpty, continuesEarly: heard.continuesEarly,
+        let judged = gate.judge(heard.recognition, isPhrase: !meanings.isEmpty, continuesEarly: heard.segment.continuesEarly,
                                 standsAlone: standsAlone || !needsQuiet)
         let confidence = judged.confidence
         switch judged.stoppedBy {
@@ -197,7 +197,7 @@ extension VoicePrompt {
         SpokenLine(
             line: candidate.line, heard: heard.recognition.text, confidence: heard.recognition.confidence,
             clip: heard.samples.isEmpty ? nil : clips?.save(heard.samples), settled: settled,
-            end: heard.end, endClock: heard.endCaptured)
+            end: heard.segment.end, endClock: heard.endCaptured)
     }
 
     // MARK: - Typed answers

@@ -52,24 +52,16 @@ extension CommandRecognizer {
 /// it needs, so nothing follows it on a side channel.
 package struct Utterance: Sendable, Equatable {
     package var recognition: Recognition
-    /// The audio the recogniser decoded, 16 kHz mono: the clip history keeps.
+    /// The endpointer's cut it was heard in: where it began and ended in the stream,
+    /// whether it ended early or continues one that did, the quiet before it.
+    package var segment: Endpointer.Segment
+    /// The audio the recogniser decoded, 16 kHz mono (the segment's, or the front end's):
+    /// the clip history keeps.
     package var samples: [Int16]
-    /// Where it began and ended, in seconds of the stream.
-    package var start: Double
-    package var end: Double
     /// Seconds from the end of speech to this result: the endpointer's wait for silence
     /// plus the decoding time (the CPU time the decode took, so that a busy machine
     /// does not blur what vsh itself costs).
     package var latency: Double
-    /// Whether it ended before the full hangover (`EarlyEnd`).
-    package var early = false
-    /// Whether it began before the full hangover after an utterance that ended early
-    /// would have run out (`Endpointer.Segment.continuesEarly`): with the full hangover it
-    /// would have been part of that utterance, so it runs nothing.
-    package var continuesEarly = false
-    /// Seconds of quiet before its speech since the speech of the utterance before it
-    /// (`Endpointer.Segment.quietBefore`).
-    package var quietBefore = Double.infinity
     /// The monotonic time (`VoicePrompt.monotonic`) at which its end was captured, where
     /// the listener knows it: for the timing `--verbose` shows.
     package var endCaptured: Double?
@@ -79,7 +71,7 @@ package struct Utterance: Sendable, Equatable {
     /// state too: `VoicePrompt`.)
     package func judged(in grammar: CommandGrammar, by gate: Gate) -> (Gate.Decision, VoiceCandidate?) {
         let command = grammar.interpret(recognition.words.map(\.word))
-        let decision = gate.take(recognition, isPhrase: command != nil, continuesEarly: continuesEarly)
+        let decision = gate.take(recognition, isPhrase: command != nil, continuesEarly: segment.continuesEarly)
         return (decision, decision.isSure ? command : nil)
     }
 }
@@ -180,9 +172,8 @@ package final class VoicePipeline {
             }
             decidedEarly = nil
             return .utterance(Utterance(
-                recognition: recognition, samples: audio, start: segment.start, end: segment.end,
-                latency: segment.closedAt - segment.speechEnd + decoding, early: segment.early,
-                continuesEarly: segment.continuesEarly, quietBefore: segment.quietBefore))
+                recognition: recognition, segment: segment, samples: audio,
+                latency: segment.closedAt - segment.speechEnd + decoding))
         }
     }
 

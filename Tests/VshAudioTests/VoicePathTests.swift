@@ -100,7 +100,7 @@ import VshVoice
         let found = try Self.utterances(pipeline)
         #expect(found.map { $0.recognition.confidence >= 0.5 ? $0.recognition.text : nil } == ["ten of clubs", "go forward ten meters", "seven of clubs"])
         for (u, start) in zip(found, starts) {
-            #expect(u.start >= start - 0.45 && u.start < start + 1, "utterance at \(u.start), audio at \(start)")
+            #expect(u.segment.start >= start - 0.45 && u.segment.start < start + 1, "utterance at \(u.segment.start), audio at \(start)")
         }
     }
 

@@ -54,7 +54,7 @@ import VshTestSupport
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
                   speakerScore: Double? = nil, shortestWord: Double? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
-            utterance.quietBefore = quietBefore
+            utterance.segment.quietBefore = quietBefore
             if speakerScore != nil || shortestWord != nil {
                 let words = text.split(separator: " ").count
                 utterance.recognition.features = Confidence.Features(
@@ -69,7 +69,8 @@ import VshTestSupport
         let words = text.split(separator: " ").map { RecognizedWord(word: String($0), start: 0, end: 0, confidence: confidence) }
         let recognition = Recognition(
             words: words, confidence: confidence, alternatives: alternatives.map { $0.split(separator: " ").map(String.init) })
-        return Utterance(recognition: recognition, samples: [], start: 0, end: 1, latency: 0)
+        let segment = Endpointer.Segment(samples: [], start: 0, end: 1, speechEnd: 1, closedAt: 1, snr: 20)
+        return Utterance(recognition: recognition, segment: segment, samples: [], latency: 0)
     }
 
     static func submitted(_ actions: [PromptAction]) -> SpokenLine? {

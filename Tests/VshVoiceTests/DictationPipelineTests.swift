@@ -162,7 +162,7 @@ import VshTestSupport
                 recognizer: FakeRecognizer([(["list"], 0.9), (["help"], 0.9)]))
             var found: [String] = []
             try pipeline.run { event in
-                if case .utterance(let u) = event { found.append(String(format: "%@ %.2f-%.2f", u.recognition.text, u.start, u.end)) }
+                if case .utterance(let u) = event { found.append(String(format: "%@ %.2f-%.2f", u.recognition.text, u.segment.start, u.segment.end)) }
                 return true
             }
             return found

@@ -119,7 +119,7 @@ import VshTestSupport
         let u = try #require(utterances.first)
         #expect(utterances.count == 1)
         #expect(u.line == "help")
-        #expect(u.early)
+        #expect(u.segment.early)
         #expect(decodes == 1)  // the early decode is the utterance's: not decoded twice
         // Ended 120 ms after the speech, not 300: the latency holds the wait (and the
         // decode's CPU time, next to nothing for the fake).
@@ -142,9 +142,9 @@ import VshTestSupport
             return Self.utterances(of: pipeline).first
         }
         let sure = try #require(first(0.9))
-        #expect(sure.early && sure.line == "help")
+        #expect(sure.segment.early && sure.line == "help")
         let likely = try #require(first(0.7))
-        #expect(!likely.early && likely.line == "help")
+        #expect(!likely.segment.early && likely.line == "help")
     }
 
     @Test func aCommandThatCanGrowWaitsForTheHangover() throws {
@@ -152,7 +152,7 @@ import VshTestSupport
         let u = try #require(utterances.first)
         #expect(utterances.count == 1)
         #expect(u.line == "stop")
-        #expect(!u.early)
+        #expect(!u.segment.early)
         #expect(decodes == 2)  // asked after the pause, and decided on the whole utterance
         #expect(u.latency >= 0.3)
     }
@@ -163,7 +163,7 @@ import VshTestSupport
     @Test func speechWithinTheHangoverAfterAnEarlyEndRunsNothing() throws {
         let (soon, _) = Self.listen([(["help"], 0.9), (["help"], 0.9)], audio: TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5]))
         #expect(soon.map(\.line) == ["help", nil])
-        #expect(soon.first?.early == true)
+        #expect(soon.first?.segment.early == true)
         // A second command after the hangover's length of quiet runs, as without early ends.
         let (later, _) = Self.listen([(["help"], 0.9), (["help"], 0.9)], audio: TestSignal.bursts([1.0, 0.5, 0.5, 0.5, 1.5]))
         #expect(later.map(\.line) == ["help", "help"])
@@ -188,7 +188,7 @@ import VshTestSupport
     @Test func anUnsureCommandWaitsForTheHangover() throws {
         let (utterances, _) = Self.listen([(["help"], 0.3), (["help"], 0.8)])
         let u = try #require(utterances.first)
-        #expect(!u.early)
+        #expect(!u.segment.early)
         #expect(u.line == "help")  // decided on the whole utterance, as without early ends
         #expect(u.latency >= 0.3)
     }
