@@ -16,23 +16,13 @@ import VshSpoken
 ///   (`[spoken 0.91]`) follows, and the line ends as if Enter was pressed. The typed text
 ///   comes back, cursor and all, at the next prompt.
 ///
-/// Each of these needs libedit to redraw between two halves (`afterRefresh`): the
-/// function returns CC_REFRESH, and libedit calls the key function again when it is done.
+/// Each of these needs libedit to redraw between two halves: the function keeps the
+/// action in `afterRefresh` and returns CC_REFRESH, and once libedit has redrawn, the
+/// key function finishes it (`finish`).
 extension LibEditReader {
     /// Ctrl-]: nothing else in vsh uses it; typed by hand it does nothing.
     static let voiceKeyName = "^]"
     static let voiceKeyCode: wchar_t = 0x1D
-
-    enum VoiceStep {
-        case action(PromptAction)
-        /// Put back what was typed before a spoken command took the line.
-        case restore(SavedLine)
-    }
-
-    enum AfterRefresh {
-        case notice([String], prompt: String, typed: SavedLine)
-        case submit(SpokenLine, mark: String)
-    }
 
     /// The text of the line and where the cursor was, in characters.
     struct SavedLine {
@@ -44,12 +34,12 @@ extension LibEditReader {
     /// first; marks queued for an earlier prompt are stale.
     func prepareVoiceSteps() {
         voiceSteps.removeAll {
-            if case .action(.prompt) = $0 { return true }
+            if case .prompt = $0 { return true }
             return false
         }
         if let saved = restoreNext {
             restoreNext = nil
-            voiceSteps.insert(.restore(saved), at: 0)
+            restoring = saved
         }
     }
 
@@ -60,35 +50,42 @@ extension LibEditReader {
             finished = .spoken(spoken)
             return UInt8(vsh_cc_newline())
         }
-        guard !voiceSteps.isEmpty else { return UInt8(vsh_cc_norm()) }
-        switch voiceSteps.removeFirst() {
-        case .restore(let saved):
+        if let saved = restoring {
+            restoring = nil
             put(saved)
-        case .action(.prompt(let prompt)):
+            return UInt8(vsh_cc_refresh())
+        }
+        guard !voiceSteps.isEmpty else { return UInt8(vsh_cc_norm()) }
+        let action = voiceSteps.removeFirst()
+        switch action {
+        case .prompt(let prompt):
             vsh_el_set_prompt_text(editLine, prompt)
-        case .action(.notice(let lines, let prompt)):
-            let typed = takeLine()
+        case .notice:
+            typedAside = takeLine()
             vsh_el_set_prompt_text(editLine, "")
-            afterRefresh = .notice(lines, prompt: prompt, typed: typed)
-        case .action(.submit(let spoken, let mark)):
+            afterRefresh = action
+        case .submit(let spoken, _):
             restoreNext = takeLine()
             el_insertstr(editLine, spoken.line)
-            afterRefresh = .submit(spoken, mark: mark)
+            afterRefresh = action
         }
         return UInt8(vsh_cc_refresh())
     }
 
-    /// The second half of a step, once libedit has redrawn the line. Returns true when the
-    /// voice key must come next (to end a spoken line).
-    func finish(_ step: AfterRefresh) -> Bool {
+    /// The second half of `action`, once libedit has redrawn the line. Returns true when
+    /// the voice key must come next (to end a spoken line).
+    func finish(_ action: PromptAction) -> Bool {
         fflush(stdout)
-        switch step {
-        case .notice(let lines, let prompt, let typed):
+        switch action {
+        case .prompt:
+            return false
+        case .notice(let lines, let prompt):
             // libedit left the cursor where the blanked prompt began.
             fputs(lines.map { $0 + "\n" }.joined(), stdout)
             fflush(stdout)
             vsh_el_set_prompt_text(editLine, prompt)
-            put(typed)
+            if let typed = typedAside { put(typed) }
+            typedAside = nil
             vsh_el_refresh(editLine)
             return false
         case .submit(let spoken, let mark):

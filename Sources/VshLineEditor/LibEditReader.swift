@@ -24,9 +24,13 @@ package final class LibEditReader: LineReader {
     /// prompt, print notices above it, or enter a spoken line.
     package var sideInput: PromptSideInput?
     /// Voice work waiting for its turn at the line (the keyboard goes first).
-    var voiceSteps: [VoiceStep] = []
-    /// What to finish once libedit has redrawn the line (the second half of a step).
-    var afterRefresh: AfterRefresh?
+    var voiceSteps: [PromptAction] = []
+    /// What was typed before the last spoken command, to put back first at this prompt.
+    var restoring: SavedLine?
+    /// The action to finish once libedit has redrawn the line (its second half).
+    var afterRefresh: PromptAction?
+    /// What was typed when a notice blanked the line: it comes back under the notice.
+    var typedAside: SavedLine?
     /// A spoken line shown, its mark printed: the next voice key ends the line with it.
     var submitting: SpokenLine?
     /// What `readLine` returns instead of libedit's line (a spoken one).
@@ -143,16 +147,16 @@ package final class LibEditReader: LineReader {
     /// voice key.
     private func readCharacter(into ch: UnsafeMutablePointer<wchar_t>) -> Int32 {
         while true {
-            if let step = afterRefresh {
+            if let action = afterRefresh {
                 afterRefresh = nil
-                if finish(step) {
+                if finish(action) {
                     ch.pointee = Self.voiceKeyCode
                     return 1
                 }
                 continue
             }
             // What was typed before a spoken command comes back before any key typed since.
-            if case .restore? = voiceSteps.first {
+            if restoring != nil {
                 ch.pointee = Self.voiceKeyCode
                 return 1
             }
@@ -194,7 +198,7 @@ package final class LibEditReader: LineReader {
                 return 1
             }
             if fds[2].revents & Int16(POLLIN) != 0, let sideInput {
-                voiceSteps += sideInput.takeActions().map(VoiceStep.action)
+                voiceSteps += sideInput.takeActions()
             }
             if !voiceSteps.isEmpty {
                 ch.pointee = Self.voiceKeyCode
