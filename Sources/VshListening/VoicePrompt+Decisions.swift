@@ -5,13 +5,6 @@ import VshVoice
 
 /// What the prompt does with each utterance, and with answers to its questions.
 extension VoicePrompt {
-    enum Outcome: Equatable {
-        case nothing
-        /// A line to show above the prompt.
-        case note(String)
-        case run(SpokenLine)
-    }
-
     /// The destructive check for the commands in `registry()`, as each command declares
     /// it (`CommandInfo.isDestructive`): delete, `trash empty --yes`, `encrypt on|off`, command
     /// files' `destructive: yes`.
@@ -31,9 +24,10 @@ extension VoicePrompt {
     /// The one step from an utterance to what the prompt does: read its words (and the
     /// runners-up) against the grammar it was heard with, have `gate` (the model's that
     /// heard it) judge how it was heard, then run, ask, wake or ignore by that and the
-    /// prompt's state: listening on or off, awake or asleep, a question waiting. What it
-    /// decided is also kept in `lastVerdict`.
-    func decide(_ heard: Utterance, grammar: PromptGrammar, gate: Gate) -> Outcome {
+    /// prompt's state: listening on or off, awake or asleep, a question waiting. Returns
+    /// the line to run, if any; what the prompt says (a question, a note) goes to `notes`.
+    /// What it decided is also kept in `lastVerdict`.
+    func decide(_ heard: Utterance, grammar: PromptGrammar, gate: Gate, notes: inout [String]) -> SpokenLine? {
         promptThread.check()
         let standsAlone = afterCommand || heard.segment.quietBefore >= options.quietBefore
         afterCommand = false
@@ -47,79 +41,88 @@ extension VoicePrompt {
                                 standsAlone: standsAlone || !needsQuiet)
         let confidence = judged.confidence
         switch judged.stoppedBy {
-        case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff)
+        case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff, notes: &notes)
         // Someone else's speech does nothing: no command, answer or wake phrase.
         case let check? where check == .otherSpeaker || check == .unclearWord:
-            return ignored(heard, judged, check, meant: isCommand)
+            return ignored(heard, judged, check, meant: isCommand, notes: &notes)
         default: break
         }
         if !isOn {
             let words = heard.recognition.text.split(separator: " ").map(String.init)
             guard confidence >= gate.threshold, wake?.match(words) != nil else {
-                return ignored(heard, judged, .listeningOff)
+                return ignored(heard, judged, .listeningOff, notes: &notes)
             }
             isOn = true
             lastVerdict = Verdict(.wake)
-            return .note(dim("(listening again)"))
+            notes.append(dim("(listening again)"))
+            return nil
         }
         if case .answer(let answer, _)? = meanings.first, confidence >= gate.rejectBelow {
             guard question != nil else {
-                guard confidence >= gate.threshold else { return ignored(heard, judged, .confidence) }
+                guard confidence >= gate.threshold else { return ignored(heard, judged, .confidence, notes: &notes) }
                 lastVerdict = Verdict(.ignore, stoppedBy: .noQuestion)
-                return .note(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)"))
+                notes.append(dim("(heard \"\(heard.recognition.text)\": there is no question to answer)"))
+                return nil
             }
-            return resolve(answer)
+            return resolve(answer, notes: &notes)
         }
         if !isAwake {
             // Asleep (attention wake or key): only the wake phrase, sure and said on its own,
             // alone or with a command after it in the same breath.
             guard attention == .wake, case .wake(_, let then)? = meanings.first, standsAlone,
-                  confidence >= max(gate.threshold, options.wakeConfidence) else { return ignored(heard, judged, .asleep) }
+                  confidence >= max(gate.threshold, options.wakeConfidence) else {
+                return ignored(heard, judged, .asleep, notes: &notes)
+            }
             awakeUntil = clock() + options.awakeSeconds
-            if let then { return accept(then, heard) }
+            if let then { return accept(then, heard, notes: &notes) }
             lastVerdict = Verdict(.wake)
-            return .note(dim("(listening for a command)"))
+            notes.append(dim("(listening for a command)"))
+            return nil
         }
-        if let check = judged.stoppedBy { return ignored(heard, judged, check, meant: isCommand) }
+        if let check = judged.stoppedBy { return ignored(heard, judged, check, meant: isCommand, notes: &notes) }
         if judged.isSure, let best = meanings.first {
             question = nil
             switch best {
             case .command(let command):
-                return accept(command, heard)
+                return accept(command, heard, notes: &notes)
             case .wake(_, let then?):
-                return accept(then, heard)
+                return accept(then, heard, notes: &notes)
             default:  // the wake phrase while listening
                 if attention == .wake { awakeUntil = clock() + options.awakeSeconds }
                 lastVerdict = Verdict(.wake)
-                return .nothing
+                return nil
             }
         }
         let commands = meanings.compactMap { meaning -> VoiceCandidate? in
             if case .command(let command) = meaning { return command }
             return nil
         }
-        guard !commands.isEmpty else { return ignored(heard, judged, .noCommand) }
-        guard standsAlone || attention != .always else { return ignored(heard, judged, .notStandAlone, meant: true) }
-        return ask(.choose(Array(commands.prefix(3))), about: heard)
+        guard !commands.isEmpty else { return ignored(heard, judged, .noCommand, notes: &notes) }
+        guard standsAlone || attention != .always else {
+            return ignored(heard, judged, .notStandAlone, meant: true, notes: &notes)
+        }
+        return ask(.choose(Array(commands.prefix(3))), about: heard, notes: &notes)
     }
 
     /// A command vsh is sure of: runs, or asks first when it is destructive. Said to vsh
     /// woken by the phrase, it keeps vsh awake a while longer; by the key, it was the one.
-    private func accept(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String? = nil) -> Outcome {
+    private func accept(_ candidate: VoiceCandidate, _ heard: Utterance, settled: String? = nil,
+                        notes: inout [String]) -> SpokenLine? {
         switch attention {
         case .always: break
         case .wake: awakeUntil = clock() + options.awakeSeconds
         case .key: awakeUntil = -.infinity
         }
-        if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard) }
+        if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard, notes: &notes) }
         if options.confirmDestructive && isDestructive(candidate) {
-            return ask(.confirm(candidate), about: heard)
+            return ask(.confirm(candidate), about: heard, notes: &notes)
         }
         lastVerdict = Verdict(.run, line: candidate.line)
-        return .run(spoken(candidate, heard, settled: settled))
+        return spoken(candidate, heard, settled: settled)
     }
 
-    private func ask(_ kind: PromptQuestion.Kind, about heard: Utterance) -> Outcome {
+    /// Asks `kind` (added to `notes`); nothing runs until it is answered, so it returns nil.
+    private func ask(_ kind: PromptQuestion.Kind, about heard: Utterance, notes: inout [String]) -> SpokenLine? {
         let q = PromptQuestion(kind: kind, heard: heard, deadline: clock() + options.answerSeconds)
         question = q
         switch kind {
@@ -130,32 +133,37 @@ extension VoicePrompt {
         let seconds = options.answerSeconds
         let wakeup = self.wakeup
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds + 0.05) { wakeup.poke() }
-        return .note(q.text)
+        notes.append(q.text)
+        return nil
     }
 
-    func resolve(_ answer: PromptAnswer) -> Outcome {
-        guard let q = question else { return .nothing }
+    func resolve(_ answer: PromptAnswer, notes: inout [String]) -> SpokenLine? {
+        guard let q = question else { return nil }
         lastVerdict = Verdict(.answer)
         switch (q.kind, answer) {
         case (_, .no):
             question = nil
-            return .note(dim("(not run: \(q.subject))"))
+            notes.append(dim("(not run: \(q.subject))"))
+            return nil
         case (.choose(let candidates), .number(let n)) where (1...candidates.count).contains(n):
             question = nil
-            return accept(candidates[n - 1], q.heard, settled: "chosen \(n)")
+            return accept(candidates[n - 1], q.heard, settled: "chosen \(n)", notes: &notes)
         case (.choose(let candidates), .yes) where candidates.count == 1:
             question = nil
-            return accept(candidates[0], q.heard, settled: "chosen")
+            return accept(candidates[0], q.heard, settled: "chosen", notes: &notes)
         case (.choose(let candidates), _) where candidates.count == 1:
-            return .note("say or type yes or no")
+            notes.append("say or type yes or no")
+            return nil
         case (.choose(let candidates), _):
-            return .note("say or type a number from 1 to \(candidates.count), or no")
+            notes.append("say or type a number from 1 to \(candidates.count), or no")
+            return nil
         case (.confirm(let candidate), .yes), (.confirmLeaving(let candidate), .yes):
             question = nil
             lastVerdict = Verdict(.run, line: candidate.line)
-            return .run(spoken(candidate, q.heard, settled: "confirmed"))
+            return spoken(candidate, q.heard, settled: "confirmed")
         case (.confirm, _), (.confirmLeaving, _):
-            return .note("say or type yes or no")
+            notes.append("say or type yes or no")
+            return nil
         }
     }
 
@@ -164,16 +172,20 @@ extension VoicePrompt {
     /// most once every `unheardNoteSeconds`, so that a person who was not taken can tell
     /// vsh from a broken microphone while talk near it does not fill the screen; an answer
     /// or the wake phrase says nothing here. `--verbose` shows every utterance.
-    private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false) -> Outcome {
+    /// Returns nil, the line that runs: none.
+    private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
+                         notes: inout [String]) -> SpokenLine? {
         lastVerdict = Verdict(.ignore, stoppedBy: check)
         let text = heard.recognition.text
         if options.verbose {
-            return .note(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue))"))
+            notes.append(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue))"))
+            return nil
         }
         guard meant, check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,
-              clock() - lastUnheardNote >= Self.unheardNoteSeconds else { return .nothing }
+              clock() - lastUnheardNote >= Self.unheardNoteSeconds else { return nil }
         lastUnheardNote = clock()
-        return .note(dim("(not run: \"\(text)\" \(Self.reason(check)))"))
+        notes.append(dim("(not run: \"\(text)\" \(Self.reason(check)))"))
+        return nil
     }
 
     /// Seconds between two notes of a command not taken, unless `--verbose`.
@@ -220,11 +232,9 @@ extension VoicePrompt {
             question = nil
             return .notAnAnswer
         }
-        switch resolve(answer) {
-        case .run(let line): return .run(line)
-        case .note(let text): return .handled([text])
-        case .nothing: return .handled([])
-        }
+        var notes: [String] = []
+        if let line = resolve(answer, notes: &notes) { return .run(line) }
+        return .handled(notes)
     }
 
     /// Drops the question (Ctrl-C); returns whether there was one.

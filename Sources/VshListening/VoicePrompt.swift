@@ -214,11 +214,7 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
                 if let note = beforeHearing() { notes.append(dim("(\(note))")) }
             case .heard(let utterance, let grammar, let gate):
                 hearing = false
-                switch decide(utterance, grammar: grammar, gate: gate) {
-                case .nothing: break
-                case .note(let text): notes.append(text)
-                case .run(let line): submit = line
-                }
+                submit = decide(utterance, grammar: grammar, gate: gate, notes: &notes)
                 // The listener waits after each utterance, so that a command it heard runs
                 // before it takes in more audio; go on unless the line is leaving.
                 if submit == nil { listener?.resume() }
