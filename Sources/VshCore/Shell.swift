@@ -98,30 +98,31 @@ package final class Shell {
                 if session.hooks.endOfInput.contains(where: { $0(self) }) { continue }
                 return 0
             case .line(let line):
-                enter(HistoryEntry(time: Date(), source: .typed, line: line), reader: reader)
+                enter(line, reader: reader)
             case .spoken(let spoken):
-                enter(HistoryEntry(
-                    time: Date(), source: .spoken, confidence: spoken.confidence, line: spoken.line,
-                    clip: spoken.clip), heard: spoken, reader: reader)
+                enter(spoken.line, heard: spoken, reader: reader)
             }
         }
         return 0
     }
 
-    /// Records a typed or spoken line in history and runs it.
-    private func enter(_ entry: HistoryEntry, heard: SpokenLine? = nil, reader: LineReader) {
-        var entry = entry
-        entry.line = entry.line.trimmingCharacters(in: .whitespaces)
-        if entry.line.isEmpty { return }
-        if answerQuestion(entry.line) { return }
-        reader.addToRecall(entry.line)
+    /// Runs a typed line, or the line of a spoken command (`heard`), and records it in
+    /// history beside the run.
+    private func enter(_ typed: String, heard: SpokenLine? = nil, reader: LineReader) {
+        let line = typed.trimmingCharacters(in: .whitespaces)
+        if line.isEmpty { return }
+        if answerQuestion(line) { return }
+        reader.addToRecall(line)
+        let entry = HistoryEntry(
+            time: Date(), source: heard == nil ? .typed : .spoken, confidence: heard?.confidence, line: line,
+            clip: heard?.clip)
         if let problem = session.history.append(entry) {
             error.line("warning: \(problem)")
         }
-        if entry.line.hasPrefix("#") { return }
+        if line.hasPrefix("#") { return }
         for hook in session.hooks.beforeLine { hook(self, true) }
-        let succeeded = execute(entry.line, interactive: true, spoken: entry.source == .spoken)
-        for hook in session.hooks.afterLine { hook(entry.line, heard, succeeded) }
+        let succeeded = execute(line, interactive: true, spoken: heard != nil)
+        for hook in session.hooks.afterLine { hook(line, heard, succeeded) }
     }
 
     /// Answers the question a command asked (`ShellQuestion`) with `line` (nil: Ctrl-C or
