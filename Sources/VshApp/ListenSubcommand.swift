@@ -100,12 +100,12 @@ struct ListenSubcommand: ParsableCommand {
         var settings = app.settings
         replaceUnsayableWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
         let registry = app.registry()
-        // What applies in a fresh session: nothing recorded, nothing deleted, no keyword
-        // command listening; `delete` only where the store keeps a numbered listing.
+        // Every command is heard as itself; what applies is that of a fresh session:
+        // nothing recorded, nothing deleted, no keyword command listening, `delete` only
+        // where the store keeps a numbered listing.
         let session = Session(
             registry: registry, settings: app.settings, paths: app.paths,
             history: CommandHistory(path: app.paths.historyFile, limit: 0))
-        let listening = registry.applying(to: session)
         let wakePhrase = settings.wakePhrase
         var options = VoicePrompt.Options(settings: settings)
         options.attention = attention ?? options.attention
@@ -115,9 +115,9 @@ struct ListenSubcommand: ParsableCommand {
             options.attention = .always
         }
         let afterWake = options.attention == .wake
-        let grammar = try (try? PromptGrammar(registry: listening, wakePhrase: wakePhrase, commandsAfterWake: afterWake))
-            ?? PromptGrammar(registry: listening, wakePhrase: nil)
-        let voice = VoicePrompt.deciding(options: options, registry: { registry })
+        let grammar = try (try? PromptGrammar(registry: registry, wakePhrase: wakePhrase, commandsAfterWake: afterWake))
+            ?? PromptGrammar(registry: registry, wakePhrase: nil)
+        let voice = VoicePrompt.deciding(options: options, session: session)
         var now = 0.0
         voice.clock = { now }
         return (grammar, { u, gate in

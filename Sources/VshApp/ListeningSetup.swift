@@ -31,7 +31,7 @@ enum ListeningSetup {
         promptOptions.marks = PromptMarks.detect(environment: environment)
         promptOptions.style = Style.detect(isTerminal: true, environment: environment)
         promptOptions.verbose = options.verbose
-        let voice = VoicePrompt.deciding(options: promptOptions, registry: { session.registry })
+        let voice = VoicePrompt.deciding(options: promptOptions, session: session)
         var clips = ClipStore(directory: session.paths.clipsDirectory, limit: session.settings.historyClips)
         clips.sealing = session.store.sealing
         voice.clips = clips
@@ -41,7 +41,7 @@ enum ListeningSetup {
         let audio = ListenerAudio(input: input, paced: !options.fast, openers: .system)
         let listener = PromptListener(
             audio: audio, prompt: voice, path: .system(settings: session.settings, paths: session.paths),
-            registry: { session.registry.applying(to: session) }, explicit: options.audioIn != nil)
+            registry: { session.registry }, explicit: options.audioIn != nil)
         voice.listener = listener
         voice.beforeHearing = {
             guard let loaded = session.reloadCommandFilesIfChanged() else { return nil }
@@ -125,13 +125,15 @@ func replaceUnsayableWakePhrase(_ settings: inout Settings, warn: (String) -> Vo
 }
 
 extension VoicePrompt {
-    /// The prompt's decisions over `registry()`'s commands, with `options`: the one
-    /// setup the prompt and `vsh listen` share. The thresholds come with each utterance,
-    /// in the gate of the model that heard it (`VoicePath.gate`).
-    static func deciding(options: VoicePrompt.Options, registry: @escaping () -> CommandRegistry) -> VoicePrompt {
+    /// The prompt's decisions over the commands of `session`'s registry, with `options`:
+    /// the one setup the prompt and `vsh listen` share. The thresholds come with each
+    /// utterance, in the gate of the model that heard it (`VoicePath.gate`).
+    static func deciding(options: VoicePrompt.Options, session: Session) -> VoicePrompt {
         let voice = VoicePrompt(options: options)
+        let registry = { session.registry }
         voice.isDestructive = VoicePrompt.destructive(in: registry)
         voice.endsSession = VoicePrompt.endsSession(in: registry)
+        voice.unavailable = VoicePrompt.unavailable(in: session)
         return voice
     }
 }

@@ -72,18 +72,20 @@ package struct CustomCommand {
     var info: CommandInfo {
         // back, reset and done mean something only while a keyword command listens.
         let waits = keyword.map { [KeywordKind.back, .reset, .done].contains($0) } ?? false
-        let applies: (@Sendable (Session) -> Bool)? = waits ? Self.keywordListens : nil
+        let unavailable: (@Sendable (Session) -> String?)? = waits ? Self.unlessKeywordListens : nil
         return CommandInfo(
             name: name, summary: summary, spokenForms: forms.map(\.spoken),
             arguments: slots.map { slot in
                 guard case .list(let list) = slot.kind else { return .values([]) }
                 return .values((lists[list]?.items ?? []).map { Words.quote($0.value) })
             },
-            destructive: destructive, applies: applies)
+            destructive: destructive, unavailable: unavailable)
     }
 
-    /// Whether a keyword command listens now (back, reset and done apply only then).
-    @Sendable static func keywordListens(_ session: Session) -> Bool { session.custom.keywords.isListening }
+    /// Why back, reset and done do nothing now: no keyword command listens.
+    @Sendable static func unlessKeywordListens(_ session: Session) -> String? {
+        session.custom.keywords.isListening ? nil : "no keyword command is listening"
+    }
 
     var helpText: String {
         var text = "\(summary)\n\nUSAGE: \(usage)\n\n"

@@ -22,16 +22,19 @@ package struct CommandInfo: Sendable {
     /// Running it ends the session (`exit`): spoken, it always asks first, since a word
     /// misheard as it would end vsh.
     package var endsSession: Bool
-    /// Whether saying it can do anything now (`save` with a recording to save, `undo` with
-    /// a deletion of this session to take back); nil: always. The prompt listens only for
-    /// the commands that apply (`CommandRegistry.applying(to:)`): a word of talk heard as
-    /// one that cannot apply runs nothing. Typing it is never refused.
-    package var applies: (@Sendable (Session) -> Bool)?
+    /// Why saying it can do nothing now, as what would make it apply ("there is nothing
+    /// to undo"); nil when it can (`save` with a recording to save, `undo` with a deletion
+    /// of this session to take back); no closure: it always can. The prompt hears every
+    /// command as itself, and answers one that cannot apply with this instead of running
+    /// it, or says nothing during talk (`VoicePrompt`): taken out of the grammar, it was
+    /// heard as another command ("undo" as `play 2`). Typing it is never refused.
+    package var unavailable: (@Sendable (Session) -> String?)?
 
     package init(
         name: String, aliases: [String] = [], summary: String,
         spokenForms: [SpokenForm] = [], arguments: [ArgumentKind] = [], destructive: Bool = false,
-        destructiveWith: Set<String> = [], endsSession: Bool = false, applies: (@Sendable (Session) -> Bool)? = nil
+        destructiveWith: Set<String> = [], endsSession: Bool = false,
+        unavailable: (@Sendable (Session) -> String?)? = nil
     ) {
         self.name = name
         self.aliases = aliases
@@ -41,7 +44,7 @@ package struct CommandInfo: Sendable {
         self.destructive = destructive
         self.destructiveWith = destructiveWith
         self.endsSession = endsSession
-        self.applies = applies
+        self.unavailable = unavailable
     }
 
     /// Whether running it with `arguments` is destructive: the one place that decides

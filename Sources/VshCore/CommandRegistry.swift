@@ -143,17 +143,6 @@ package struct CommandRegistry {
         byName[name].map { entries[$0] }
     }
 
-    /// The commands that apply in `session` now (`CommandInfo.applies`), in the same
-    /// order: what the prompt listens for.
-    package func applying(to session: Session) -> CommandRegistry {
-        var now = CommandRegistry()
-        for entry in entries where entry.info.applies?(session) ?? true {
-            now.entries.append(entry)
-            for name in [entry.info.name] + entry.info.aliases { now.byName[name] = now.entries.count - 1 }
-        }
-        return now
-    }
-
     /// All names and aliases, sorted.
     package var allNames: [String] { byName.keys.sorted() }
 

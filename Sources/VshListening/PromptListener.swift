@@ -13,7 +13,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
     let prompt: VoicePrompt
     let path: VoicePath
     /// The commands to listen for, asked when the thread starts and after each command
-    /// (which may have changed what applies: `CommandRegistry.applying(to:)`).
+    /// (a command file reloaded may have changed them).
     let registry: () -> CommandRegistry
     /// Whether the person named the input (`--audio-in`): then a failure is shown at once.
     let explicit: Bool

@@ -16,6 +16,12 @@ extension VoicePrompt {
         }
     }
 
+    /// Why a command of `session`'s registry can do nothing now (`CommandInfo.unavailable`),
+    /// nil when it can.
+    package static func unavailable(in session: Session) -> (VoiceCandidate) -> String? {
+        { candidate in session.registry.lookup(candidate.command)?.info.unavailable?(session) }
+    }
+
     /// The check for commands in `registry()` that end the session when run.
     package static func endsSession(in registry: @escaping () -> CommandRegistry) -> (VoiceCandidate) -> Bool {
         { candidate in registry().lookup(candidate.command)?.info.endsSession == true }
@@ -93,11 +99,12 @@ extension VoicePrompt {
                 return nil
             }
         }
+        // Only what could run is offered; a command that cannot apply now is no choice.
         let commands = meanings.compactMap { meaning -> VoiceCandidate? in
-            if case .command(let command) = meaning { return command }
+            if case .command(let command) = meaning, unavailable(command) == nil { return command }
             return nil
         }
-        guard !commands.isEmpty else { return ignored(heard, judged, .noCommand, notes: &notes) }
+        guard !commands.isEmpty else { return ignored(heard, judged, isCommand ? .doesNotApply : .noCommand, notes: &notes) }
         guard standsAlone || attention != .always else {
             return ignored(heard, judged, .notStandAlone, meant: true, notes: &notes)
         }
@@ -112,6 +119,11 @@ extension VoicePrompt {
         case .always: break
         case .wake: awakeUntil = clock() + options.awakeSeconds
         case .key: awakeUntil = -.infinity
+        }
+        if let why = unavailable(candidate) {
+            lastVerdict = Verdict(.ignore, line: candidate.line, stoppedBy: .doesNotApply)
+            notes.append(dim("(heard \"\(heard.recognition.text)\": \(why))"))
+            return nil
         }
         if endsSession(candidate) { return ask(.confirmLeaving(candidate), about: heard, notes: &notes) }
         if options.confirmDestructive && isDestructive(candidate) {

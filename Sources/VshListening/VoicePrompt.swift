@@ -62,6 +62,8 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// Whether running the candidate ends the session (`exit`): a spoken one always asks
     /// first; see `endsSession(in:)`.
     package var endsSession: (VoiceCandidate) -> Bool = { _ in false }
+    /// Why a command can do nothing now, nil when it can; see `unavailable(in:)`.
+    package var unavailable: (VoiceCandidate) -> String? = { _ in nil }
     /// When speech starts, on the prompt's thread: reloads command files that changed,
     /// so a command from a file dropped in a moment ago is heard; returns what to say.
     package var beforeHearing: () -> String? = { nil }

@@ -36,6 +36,9 @@ package struct Gate: Sendable, Equatable {
         case listeningOff = "listening-off"
         /// An answer, and there was no question to answer.
         case noQuestion = "no-question"
+        /// A command that can do nothing now (`undo` with nothing to undo): heard as
+        /// itself, answered with why (`CommandInfo.unavailable`), not run.
+        case doesNotApply = "does-not-apply"
         /// Attention `wake` or `key`, and neither the wake phrase (sure and said on its
         /// own) nor the talk key had woken vsh.
         case asleep

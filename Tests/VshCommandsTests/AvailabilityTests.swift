@@ -6,21 +6,24 @@ import VshStore
 import VshTestSupport
 import VshVoice
 
-/// The prompt listens only for what can apply now: a word of talk heard as `save` with
-/// nothing recorded, `undo` with nothing deleted in this session, or `done` with no keyword
-/// command listening cannot run it, because the grammar does not have it then.
+/// What can apply now: `save` with nothing recorded, `undo` with nothing deleted in this
+/// session, or `done` with no keyword command listening can do nothing, and says why
+/// (`CommandInfo.unavailable`). The prompt still hears each as itself (issue 35).
 @Suite struct AvailabilityTests {
-    static func names(_ registry: CommandRegistry) -> Set<String> { Set(registry.entries.map(\.info.name)) }
+    /// The commands of `session`'s registry that apply now.
+    static func names(_ session: Session) -> Set<String> {
+        Set(session.registry.entries.map(\.info).filter { $0.unavailable?(session) == nil }.map(\.name))
+    }
 
     @Test func saveAndDiscardApplyWithARecordingToSave() throws {
         let harness = ShellHarness()
         let session = harness.session
-        #expect(!Self.names(session.registry.applying(to: session)).contains("save"))
-        #expect(!Self.names(session.registry.applying(to: session)).contains("discard"))
-        #expect(Self.names(session.registry.applying(to: session)).isSuperset(of: ["list", "record", "help", "stop"]))
+        #expect(!Self.names(session).contains("save"))
+        #expect(!Self.names(session).contains("discard"))
+        #expect(Self.names(session).isSuperset(of: ["list", "record", "help", "stop"]))
         let store = session.store
         session.currentDraft = try store.beginDraft(quality: .medium, sampleRate: 16_000, source: "test")
-        #expect(Self.names(session.registry.applying(to: session)).isSuperset(of: ["save", "discard"]))
+        #expect(Self.names(session).isSuperset(of: ["save", "discard"]))
         // Typing it is never refused: with nothing recorded, save says why.
         session.currentDraft = nil
         #expect(harness.script(["save"]) == 1)
@@ -33,17 +36,17 @@ import VshVoice
         try fixture.save("another", at: "2026-11-20T11:00:00")
         let harness = fixture.harness()
         let session = harness.session
-        #expect(!Self.names(session.registry.applying(to: session)).contains("undo"))
+        #expect(!Self.names(session).contains("undo"))
         #expect(harness.script(["list", "delete 1"]) == 0, "\(harness.error.text)")
-        #expect(Self.names(session.registry.applying(to: session)).contains("undo"))
+        #expect(Self.names(session).contains("undo"))
         #expect(harness.script(["undo"]) == 0, "\(harness.error.text)")
-        #expect(!Self.names(session.registry.applying(to: session)).contains("undo"))
+        #expect(!Self.names(session).contains("undo"))
 
         // A deletion of an earlier session is undone by typing, not by a word of talk.
         #expect(harness.script(["delete 1"]) == 0)
         let later = fixture.harness()
         later.session.store = fixture.makeStore()  // a new session opens the store anew
-        #expect(!Self.names(later.session.registry.applying(to: later.session)).contains("undo"))
+        #expect(!Self.names(later.session).contains("undo"))
     }
 
     /// Said, `delete` takes a number of the last listing: with none (nor an empty one) it
@@ -54,18 +57,17 @@ import VshVoice
         try fixture.save("an old note", at: "2026-11-20T10:00:00")
         let harness = fixture.harness()
         let session = harness.session
-        #expect(!Self.names(session.registry.applying(to: session)).contains("delete"))
-        let before = try PromptGrammar(registry: session.registry.applying(to: session), wakePhrase: nil)
-        #expect(before.meaning(of: ["delete", "one"]) == nil)
+        #expect(!Self.names(session).contains("delete"))
+        #expect(VoicePrompt.unavailable(in: session)(VoiceCandidate(command: "delete", line: "delete 1"))
+                == "there is no listing to delete from; 'list' first")
         #expect(harness.script(["search nothing-matches-this"]) == 0, "\(harness.error.text)")
-        #expect(!Self.names(session.registry.applying(to: session)).contains("delete"), "an empty listing has no numbers")
+        #expect(!Self.names(session).contains("delete"), "an empty listing has no numbers")
         #expect(harness.script(["list"]) == 0, "\(harness.error.text)")
-        #expect(Self.names(session.registry.applying(to: session)).contains("delete"))
-        let after = try PromptGrammar(registry: session.registry.applying(to: session), wakePhrase: nil)
-        #expect(after.meaning(of: ["delete", "one"]) == .command(VoiceCandidate(command: "delete", line: "delete 1")))
+        #expect(Self.names(session).contains("delete"))
+        #expect(VoicePrompt.unavailable(in: session)(VoiceCandidate(command: "delete", line: "delete 1")) == nil)
         let later = fixture.harness()
         later.session.store = fixture.makeStore()
-        #expect(Self.names(later.session.registry.applying(to: later.session)).contains("delete"))
+        #expect(Self.names(later.session).contains("delete"))
     }
 
     @Test func backResetAndDoneApplyWhileAKeywordCommandListens() throws {
@@ -83,19 +85,20 @@ import VshVoice
             keyword: back
             """])
         let session = harness.session
-        #expect(Self.names(session.registry.applying(to: session)).isDisjoint(with: ["done", "back"]))
-        #expect(Self.names(session.registry.applying(to: session)).contains("code"))
+        #expect(Self.names(session).isDisjoint(with: ["done", "back"]))
+        #expect(Self.names(session).contains("code"))
         #expect(harness.script(["code 7"]) == 0, "\(harness.error.text)")
-        #expect(Self.names(session.registry.applying(to: session)).isSuperset(of: ["done", "back"]))
+        #expect(Self.names(session).isSuperset(of: ["done", "back"]))
     }
 
-    /// What the recogniser is given: said with nothing recorded, "save" is no command.
-    @Test func thePromptGrammarHasOnlyWhatApplies() throws {
+    /// The recogniser is given every command: "undo" said with nothing to undo is heard as
+    /// `undo`, not as the nearest command that applies (it was `play 2`).
+    @Test func thePromptGrammarHearsEveryCommandAsItself() throws {
         let session = ShellHarness().session
-        let grammar = try PromptGrammar(registry: session.registry.applying(to: session), wakePhrase: nil)
-        #expect(grammar.meaning(of: ["save"]) == nil)
-        #expect(grammar.meaning(of: ["undo"]) == nil)
-        #expect(grammar.meaning(of: ["list"]) == .command(VoiceCandidate(command: "list", line: "list")))
-        #expect(!grammar.vocabulary.contains("undo"))
+        let grammar = try PromptGrammar(registry: session.registry, wakePhrase: nil)
+        #expect(grammar.meaning(of: ["save"]) == .command(VoiceCandidate(command: "save", line: "save")))
+        #expect(grammar.meaning(of: ["undo"]) == .command(VoiceCandidate(command: "undo", line: "undo")))
+        #expect(grammar.vocabulary.contains("undo"))
+        #expect(!Self.names(session).contains("undo"))
     }
 }

@@ -384,6 +384,24 @@ import VshTestSupport
         #expect(Self.notes(f.hear("hello computer", 0.95)) == ["(listening again)"])
     }
 
+    /// A command that cannot apply now is heard as itself and answered, not run as the
+    /// nearest one that can ("undo" with nothing to undo ran `play 2`, issue 35); nor is it
+    /// a choice in "did you mean".
+    @Test func aCommandThatCannotApplyNowSaysWhyAndRunsNothing() throws {
+        let f = Fixture()
+        let session = ShellHarness().session
+        f.voice.unavailable = VoicePrompt.unavailable(in: session)
+        let actions = f.hear("undo", 0.9)
+        #expect(Self.submitted(actions) == nil)
+        #expect(Self.notes(actions) == ["(heard \"undo\": there is nothing to undo)"])
+        #expect(f.voice.lastVerdict == Verdict(.ignore, line: "undo", stoppedBy: .doesNotApply))
+        let asked = f.hear("save", 0.4, alternatives: ["play two", "list"])
+        #expect(Self.notes(asked) == ["did you mean 1) play 2  2) list? say or type the number, or no"])
+        let alone = f.hear("save", 0.4)
+        #expect(Self.submitted(alone) == nil && Self.notes(alone).isEmpty)
+        #expect(f.voice.lastVerdict?.stoppedBy == .doesNotApply, "unsure, it says nothing")
+    }
+
     @Test func anAnswerWithNoQuestionRunsNothing() {
         let f = Fixture()
         #expect(Self.notes(f.hear("yes", 0.9))

@@ -10,9 +10,12 @@ package struct DeleteCommand: WordsCommand {
         spokenForms: [SpokenForm("delete [transcript] [number] <number>", runs: "delete $1")],
         destructive: true,
         // Said, it names a number of the last `list` or `search` (ids are not spoken): with
-        // no numbered listing it could only fail, so the prompt does not listen for it, and
-        // never asks to confirm it.
-        applies: { session in !(session.listing ?? session.store.lastListing()?.ids ?? []).isEmpty })
+        // no numbered listing it could only fail, so the prompt says so instead of running
+        // it, and never asks to confirm it.
+        unavailable: { session in
+            (session.listing ?? session.store.lastListing()?.ids ?? []).isEmpty
+                ? "there is no listing to delete from; 'list' first" : nil
+        })
 
     @Argument(help: ArgumentHelp("Numbers from the last list or search, or ids.", valueName: "number|id"))
     var transcripts: [String] = []

@@ -7,7 +7,7 @@ package struct DiscardCommand: ShellCommand {
     package static let info = CommandInfo(
         name: "discard", summary: "Move the recording just made, or a draft, to the trash",
         spokenForms: [SpokenForm("discard [recording]", runs: "discard")],
-        destructive: true, applies: { $0.currentDraft != nil })
+        destructive: true, unavailable: { $0.currentDraft == nil ? "there is no recording to discard" : nil })
 
     @Argument(help: ArgumentHelp("The draft's id ('drafts' lists them).", valueName: "id"))
     var id: String?

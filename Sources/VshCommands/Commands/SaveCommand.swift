@@ -10,7 +10,7 @@ package struct SaveCommand: ShellCommand {
         name: "save", summary: "Save the recording just made (or a draft) as a transcript",
         spokenForms: [SpokenForm("save [recording]", runs: "save")],
         // Said, it saves the recording just made; typed, also a draft (`--draft ID`).
-        applies: { $0.currentDraft != nil })
+        unavailable: { $0.currentDraft == nil ? "there is no recording to save; 'record' first" : nil })
 
     @Option(help: ArgumentHelp("Save this unsaved draft ('drafts' lists them).", valueName: "id"))
     var draft: String?

@@ -12,7 +12,7 @@ package struct UndoCommand: ShellCommand {
         name: "undo", summary: "Bring back what this session's last delete or discard moved to the trash",
         spokenForms: [SpokenForm("undo", runs: "undo")],
         // Said, it takes back a deletion of this session; typed, any (asking first).
-        applies: { $0.store.canUndoOwnDeletion })
+        unavailable: { $0.store.canUndoOwnDeletion ? nil : "there is nothing to undo" })
 
     @Flag(help: "Restore the last deletion even when another vsh made it, without asking.")
     var yes = false
