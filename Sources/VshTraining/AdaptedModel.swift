@@ -71,8 +71,10 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
         return next
     }
 
+    /// The name of the adapted model's directory in the store (what `train reset` trashes).
+    package static let directoryName = "model"
     /// The adapted model's directory in the store at `store`.
-    package static func directory(store: String) -> String { store + "/model" }
+    package static func directory(store: String) -> String { store + "/" + directoryName }
     static let manifestName = "adaptation.json"
     /// The files PocketSphinx loads from an acoustic model directory.
     package static let modelFiles = ["mdef", "means", "variances", "transition_matrices", "noisedict", "feat.params"]

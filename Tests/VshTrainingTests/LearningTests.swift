@@ -232,7 +232,7 @@ final class FakeAdapter: ModelAdapter {
                 #expect(inUse.learnedFromUse?.count == 10)
                 #expect(inUse.threshold == 0.6 && inUse.speakerThreshold == 0.1, "the gates stay")
                 #expect(LearningRound.unlearned(takes, model: inUse).count == 10)
-                #expect(store.trash().contains { $0.directories == [TrainingTakes.modelName] }, "undo brings back the one before")
+                #expect(store.trash().contains { $0.directories == [AdaptedModel.directoryName] }, "undo brings back the one before")
             } else {
                 #expect(inUse == model, "the model in use stays")
             }

@@ -405,7 +405,7 @@ package struct TrainCommand: ShellCommand {
     }
 
     func reset(_ context: CommandContext) throws {
-        guard try context.store.trash(directory: TrainingTakes.modelName) else {
+        guard try context.store.trash(directory: AdaptedModel.directoryName) else {
             return context.output.line("The stock speech model is already in use.")
         }
         context.confirm("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
