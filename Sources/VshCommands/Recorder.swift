@@ -73,12 +73,13 @@ package final class Recorder {
             throw error
         }
         // Without the stop's recogniser (a model whose dictionary lacks the words) a
-        // recording still works; only the spoken stop does not, and the result says so.
+        // recording still works; the phrase stops it only where dictation writes it down,
+        // and the result says so.
         var notes: [String] = []
-        var stop: SpokenStop?
+        var stop = SpokenStop(phrase: Self.stopPhrase)
         do {
-            stop = try voice.stopRecognizer(for: Self.stopGrammar).map {
-                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, gate: voice.path.gate(for: $0))
+            if let recognizer = try voice.stopRecognizer(for: Self.stopGrammar) {
+                stop = SpokenStop(recognizer: recognizer, phrase: Self.stopPhrase, gate: voice.path.gate(for: recognizer))
             }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
@@ -135,16 +136,10 @@ package final class Recorder {
                     return false
                 case .utterance(let recognition, _, _):
                     partial = ""
-                    var heard = recognition.words
-                    if heard.map(\.word).suffix(2) == ArraySlice(Self.stopPhrase) {
-                        heard.removeLast(2)
-                        ending = .spokenStop
-                    }
-                    words += heard
+                    words += recognition.words
                     draft = (try? store.updateDraft(
                         draft, transcript: words.map(\.word).joined(separator: " "), words: words,
                         duration: input.writtenSeconds)) ?? draft
-                    if ending == .spokenStop { return false }
                 }
                 return true
             }

@@ -34,9 +34,14 @@ import VshTestSupport
         var decoded: [[Int16]] = []
         /// Samples decoded live, for the words so far.
         var fed = 0
+        /// What each utterance says, in turn; "hello" past the end.
+        var say: [String] = []
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             decoded.append(samples)
-            return Recognition(words: [RecognizedWord(word: "hello", start: start, end: start + 0.5, confidence: 1)], confidence: 1)
+            let said = decoded.count <= say.count ? say[decoded.count - 1] : "hello"
+            return Recognition(words: said.split(separator: " ").map {
+                RecognizedWord(word: String($0), start: start, end: start + 0.5, confidence: 1)
+            }, confidence: 1)
         }
         func begin(at start: Double) {}
         func feed(_ samples: [Int16]) -> String {
@@ -179,6 +184,20 @@ import VshTestSupport
         #expect(harness.script(["save --draft \(whole.id)"]) == 0)
         #expect(quiet.dictationRecognizer.decoded.isEmpty)
         #expect(try #require(try store.item(whole.id)).text.string == "all of it")
+    }
+
+    /// "stop recording" at the end of what dictation wrote down ends the recording there,
+    /// once, and is not kept; the words before it are. (No recogniser for the stop here:
+    /// dictation's words are all there is to hear it in.)
+    @Test func aDictatedStopPhraseEndsTheRecordingAfterTheWordsBeforeIt() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let services = Services(TestSignal.bursts([0.5, 1.0, 1.0, 1.0, 1.0]), settings: Settings())
+        services.dictationRecognizer.say = ["buy milk stop recording", "never heard"]
+        let result = try Self.record(services, store: TranscriptStore(directory: dir.file("store"), keyFile: nil))
+        #expect(result.ending == .spokenStop)
+        #expect(result.draft.transcript == "buy milk" && result.draft.words.map(\.word) == ["buy", "milk"])
+        #expect(services.dictationRecognizer.decoded.count == 1, "nothing after the stop is decoded")
     }
 
     /// A file is read as fast as it decodes: each utterance is decoded once, whole, not
