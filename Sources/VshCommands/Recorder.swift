@@ -89,7 +89,6 @@ package final class Recorder {
         // time (record --from took twice transcribe's).
         let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
         pipeline.stop = stop
-        var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded
         var meter = LevelMeter()
@@ -98,13 +97,11 @@ package final class Recorder {
         /// read, 30 ms): keep it, with the words so far, and say what happened.
         func failed(_ error: Error) -> Result {
             try? input.finish()
-            draft = (try? store.updateDraft(
-                draft, transcript: words.map(\.word).joined(separator: " "), words: words,
-                duration: input.writtenSeconds)) ?? draft
+            draft = (try? store.updateDraft(draft, duration: input.writtenSeconds)) ?? draft
             draft.duration = input.writtenSeconds
             return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns, notes: notes)
         }
-        func text() -> String { (words.map(\.word) + (partial.isEmpty ? [] : [partial])).joined(separator: " ") }
+        func text() -> String { [draft.transcript, partial].filter { !$0.isEmpty }.joined(separator: " ") }
         do {
             try pipeline.run(onAudio: { samples in
                 meter.add(samples)
@@ -136,10 +133,8 @@ package final class Recorder {
                     return false
                 case .utterance(let recognition, _, _):
                     partial = ""
-                    words += recognition.words
-                    draft = (try? store.updateDraft(
-                        draft, transcript: words.map(\.word).joined(separator: " "), words: words,
-                        duration: input.writtenSeconds)) ?? draft
+                    draft.append(recognition.words)
+                    draft = (try? store.updateDraft(draft, duration: input.writtenSeconds)) ?? draft
                 }
                 return true
             }
@@ -148,8 +143,7 @@ package final class Recorder {
         }
         do {
             try input.finish()
-            draft = try store.updateDraft(
-                draft, transcript: words.map(\.word).joined(separator: " "), words: words, duration: input.writtenSeconds)
+            draft = try store.updateDraft(draft, duration: input.writtenSeconds)
         } catch {
             return failed(error)
         }

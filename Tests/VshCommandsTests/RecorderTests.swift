@@ -186,6 +186,33 @@ import VshTestSupport
         #expect(try #require(try store.item(whole.id)).text.string == "all of it")
     }
 
+    /// Each utterance's words are in the draft on disk as soon as it ends, so a vsh killed
+    /// after it leaves them; the draft's length is its writer's, and `save` keeps that.
+    @Test func eachUtterancesWordsAreWrittenDownAsItEndsAndTheLengthIsTheWriters() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+        let services = Services(TestSignal.bursts([0.5, 1.0, 1.0, 1.0, 1.5]), settings: Settings())
+        services.dictationRecognizer.say = ["one two", "three"]
+        var onDisk: [TranscriptStore.Draft] = []
+        let result = try Recorder(store: store, voice: services).record(
+            file: nil, quality: .medium, shouldStop: { nil }, status: { _ in
+                // What a vsh killed now would leave: the draft as another store reads it.
+                let found = try? TranscriptStore(directory: dir.file("store"), keyFile: nil).drafts().drafts.first
+                if let found, found.transcript != onDisk.last?.transcript { onDisk.append(found) }
+            })
+        #expect(onDisk.map(\.transcript) == ["", "one two", "one two three"])
+        let first = try #require(onDisk.dropFirst().first)
+        #expect(first.words.map(\.word) == ["one", "two"] && first.transcribedSeconds > 1.5, "\(first)")
+        #expect(result.draft.transcript == "one two three" && result.draft.words.count == 3)
+
+        let writer = try #require(services.input.writer)
+        #expect(result.draft.duration == writer.duration && writer.duration == 5.0)
+        let item = try store.save(result.draft)
+        #expect(item.duration == writer.duration)
+        #expect(try #require(try store.item(item.id)).duration == 5.0)
+    }
+
     /// "stop recording" at the end of what dictation wrote down ends the recording there,
     /// once, and is not kept; the words before it are. (No recogniser for the stop here:
     /// dictation's words are all there is to hear it in.)
