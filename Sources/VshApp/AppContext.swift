@@ -9,7 +9,7 @@ import VshCommands
 
 /// What every vsh command line needs first: paths, settings (with warnings), and the
 /// voice path those settings make.
-struct AppContext {
+struct AppContext: SpeechModelOwner {
     let environment: [String: String]
     let paths: Paths
     let settings: Settings
@@ -43,8 +43,6 @@ struct AppContext {
 
     /// The voice path with the real parts (SpeexDSP, PocketSphinx).
     var voicePath: VoicePath { .system(settings: settings, paths: paths) }
-    /// The speech model, adapted when `train` adapted it in this store.
-    var speechModel: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 
     /// A JSGF file's phrases, each its own command (`vsh listen --grammar FILE`).
     func grammar(file: String) throws -> JSGFGrammar {

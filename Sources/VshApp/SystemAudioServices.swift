@@ -7,7 +7,7 @@ import VshCommands
 import VshTraining
 
 /// The real audio side of record and play: ALSA, libsndfile, SpeexDSP, PocketSphinx.
-final class SystemAudioServices: AudioServices, TrainingServices {
+final class SystemAudioServices: AudioServices, TrainingServices, SpeechModelOwner {
     let settings: Settings
     let paths: Paths
     /// The capture device or audio file `--audio-in` named (default: voice.device).
@@ -44,7 +44,7 @@ final class SystemAudioServices: AudioServices, TrainingServices {
     }
 
     func dictation() throws -> StreamingRecognizer {
-        let model = model
+        let model = speechModel
         if let (loadedFor, dictation) = loadedDictation, loadedFor == model { return dictation }
         PocketSphinxLog.send(to: paths.recognizerLog)
         let dictation = try SphinxDictation(model: model)
@@ -54,13 +54,10 @@ final class SystemAudioServices: AudioServices, TrainingServices {
 
     var path: VoicePath { .system(settings: settings, paths: paths) }
 
-    /// The speech model as the store has it now (`train` may have adapted it).
-    var model: SpeechModel { SpeechModel(settings: settings, paths: paths) }
-
     /// The stop phrase's recogniser: the prompt's kind (`SphinxCommandRecognizer`), over
     /// the phrase and the other words.
     func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? {
-        let model = model
+        let model = speechModel
         if let (loadedFor, jsgf, recognizer) = loadedStop, loadedFor == model, jsgf == grammar.jsgf { return recognizer }
         let recognizer = try path.recognizer(for: grammar)
         loadedStop = (model, grammar.jsgf, recognizer)
@@ -68,7 +65,7 @@ final class SystemAudioServices: AudioServices, TrainingServices {
     }
 
     func modelAdapter() throws -> (adapter: ModelAdapter, base: String) {
-        let model = model
+        let model = speechModel
         return (try SphinxAdaptation(model: model, workDirectory: paths.state), model.stockAcousticModel)
     }
 

@@ -61,7 +61,18 @@ package struct SpeechModel: Sendable, Equatable {
     }
 }
 
-extension Session {
-    /// The speech model this session runs with, as the store has it now.
+/// What holds the settings and the store's paths, and so knows the speech model vsh runs
+/// with: the session, the command line's context (VshApp's `AppContext`), the real audio
+/// services. One definition of that model, `speechModel`, for all of them.
+package protocol SpeechModelOwner {
+    var settings: Settings { get }
+    var paths: Paths { get }
+}
+
+extension SpeechModelOwner {
+    /// The speech model vsh runs with, as the store has it now: read afresh each time,
+    /// since `train` changes it while vsh runs (`SpeechModel(settings:paths:)`).
     package var speechModel: SpeechModel { SpeechModel(settings: settings, paths: paths) }
 }
+
+extension Session: SpeechModelOwner {}

@@ -73,12 +73,13 @@ package final class Recorder {
             throw error
         }
         // Without the stop's recogniser (a model whose dictionary lacks the words) a
-        // recording still works; only the spoken stop does not, and the result says so.
+        // recording still works; the phrase stops it only where dictation writes it down,
+        // and the result says so.
         var notes: [String] = []
-        var stop: SpokenStop?
+        var stop = SpokenStop(phrase: Self.stopPhrase)
         do {
-            stop = try voice.stopRecognizer(for: Self.stopGrammar).map {
-                SpokenStop(recognizer: $0, phrase: Self.stopPhrase, gate: voice.path.gate(for: $0))
+            if let recognizer = try voice.stopRecognizer(for: Self.stopGrammar) {
+                stop = SpokenStop(recognizer: recognizer, phrase: Self.stopPhrase, gate: voice.path.gate(for: recognizer))
             }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
@@ -88,7 +89,6 @@ package final class Recorder {
         // time (record --from took twice transcribe's).
         let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
         pipeline.stop = stop
-        var words: [RecognizedWord] = []
         var partial = ""
         var ending = Ending.inputEnded
         var meter = LevelMeter()
@@ -97,13 +97,11 @@ package final class Recorder {
         /// read, 30 ms): keep it, with the words so far, and say what happened.
         func failed(_ error: Error) -> Result {
             try? input.finish()
-            draft = (try? store.updateDraft(
-                draft, transcript: words.map(\.word).joined(separator: " "), words: words,
-                duration: input.writtenSeconds)) ?? draft
+            draft = (try? store.updateDraft(draft, duration: input.writtenSeconds)) ?? draft
             draft.duration = input.writtenSeconds
             return Result(draft: draft, ending: .failed("\(error)"), overruns: input.overruns, notes: notes)
         }
-        func text() -> String { (words.map(\.word) + (partial.isEmpty ? [] : [partial])).joined(separator: " ") }
+        func text() -> String { [draft.transcript, partial].filter { !$0.isEmpty }.joined(separator: " ") }
         do {
             try pipeline.run(onAudio: { samples in
                 meter.add(samples)
@@ -135,16 +133,8 @@ package final class Recorder {
                     return false
                 case .utterance(let recognition, _, _):
                     partial = ""
-                    var heard = recognition.words
-                    if heard.map(\.word).suffix(2) == ArraySlice(Self.stopPhrase) {
-                        heard.removeLast(2)
-                        ending = .spokenStop
-                    }
-                    words += heard
-                    draft = (try? store.updateDraft(
-                        draft, transcript: words.map(\.word).joined(separator: " "), words: words,
-                        duration: input.writtenSeconds)) ?? draft
-                    if ending == .spokenStop { return false }
+                    draft.append(recognition.words)
+                    draft = (try? store.updateDraft(draft, duration: input.writtenSeconds)) ?? draft
                 }
                 return true
             }
@@ -153,8 +143,7 @@ package final class Recorder {
         }
         do {
             try input.finish()
-            draft = try store.updateDraft(
-                draft, transcript: words.map(\.word).joined(separator: " "), words: words, duration: input.writtenSeconds)
+            draft = try store.updateDraft(draft, duration: input.writtenSeconds)
         } catch {
             return failed(error)
         }

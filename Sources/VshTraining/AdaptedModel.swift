@@ -20,32 +20,13 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
     package var created: String
     /// CPU seconds the adaptation's tools took.
     package var cpuSeconds: Double?
-    /// The confidence threshold for vsh's commands calibrated on the person's takes that
-    /// are not commands (`ThresholdCalibration`), and how many there were.
-    package var threshold: Double?
-    package var calibrationTakes: Int?
-    /// The speaker score (`SpeakerCalibration`) a command needs, calibrated on the takes,
-    /// and how many takes it was calibrated on; nil for a model adapted before the check.
-    package var speakerThreshold: Double?
-    package var speakerTakes: Int?
-    /// Why `train` left the speaker check off for this person although it was asked for
-    /// (`SpeakerCalibration`); nil when it set one, or was not asked.
-    package var speakerCheckOff: String?
-    /// How the person's takes were heard by models not adapted on them, with the gates
-    /// above (`HeldOut`); nil for a model calibrated on its own takes, before this check.
-    package var heldOut: HeldOutFigures?
-    /// The takes left out because they did not seem to say their words (`TakeCheck.mismatch`).
-    package var leftOut: [String]?
-    /// The shortest a phone of a command may last on average (10 ms frames) for this
-    /// person, under the stock gate's (`FramesCalibration`); nil: the stock gate.
-    package var framesPerPhoneFloor: Double?
+    /// What `train`'s check of the takes set: the gates and how the takes were heard.
+    package var gates = Gates()
     /// The takes from use it was adapted on (`LearningRound`).
     package var learnedFromUse: [String]?
 
     /// The gate's part that this model sets (`Gate.Calibration`).
-    package var calibration: Gate.Calibration {
-        Gate.Calibration(threshold: threshold, speaker: speakerThreshold, framesPerPhoneFloor: framesPerPhoneFloor)
-    }
+    package var calibration: Gate.Calibration { gates.calibration }
 
     package init(base: String, takes: Int, seconds: Double, recipe: String, created: Date = Date()) {
         self.base = base
@@ -71,8 +52,42 @@ package struct AdaptedModel: Codable, Sendable, Equatable {
         return next
     }
 
+    /// The name of the adapted model's directory in the store (what `train reset` trashes).
+    package static let directoryName = "model"
+    /// `adaptation.json` keeps the gates' fields beside the model's own, as it did before
+    /// they were one value: manifests written earlier read the same.
+    private enum CodingKeys: String, CodingKey {
+        case base, baseFingerprint, takes, seconds, recipe, created, cpuSeconds, learnedFromUse
+    }
+
+    package init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        base = try container.decode(String.self, forKey: .base)
+        baseFingerprint = try container.decode(String.self, forKey: .baseFingerprint)
+        takes = try container.decode(Int.self, forKey: .takes)
+        seconds = try container.decode(Double.self, forKey: .seconds)
+        recipe = try container.decode(String.self, forKey: .recipe)
+        created = try container.decode(String.self, forKey: .created)
+        cpuSeconds = try container.decodeIfPresent(Double.self, forKey: .cpuSeconds)
+        learnedFromUse = try container.decodeIfPresent([String].self, forKey: .learnedFromUse)
+        gates = try Gates(from: decoder)
+    }
+
+    package func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(base, forKey: .base)
+        try container.encode(baseFingerprint, forKey: .baseFingerprint)
+        try container.encode(takes, forKey: .takes)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(recipe, forKey: .recipe)
+        try container.encode(created, forKey: .created)
+        try container.encodeIfPresent(cpuSeconds, forKey: .cpuSeconds)
+        try container.encodeIfPresent(learnedFromUse, forKey: .learnedFromUse)
+        try gates.encode(to: encoder)
+    }
+
     /// The adapted model's directory in the store at `store`.
-    package static func directory(store: String) -> String { store + "/model" }
+    package static func directory(store: String) -> String { store + "/" + directoryName }
     static let manifestName = "adaptation.json"
     /// The files PocketSphinx loads from an acoustic model directory.
     package static let modelFiles = ["mdef", "means", "variances", "transition_matrices", "noisedict", "feat.params"]

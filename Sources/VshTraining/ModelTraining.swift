@@ -57,7 +57,7 @@ package struct ModelTraining {
     /// Puts the model made in `directory` in use; the one it replaces goes to the trash
     /// (`undo` brings it back).
     package func putInPlace(_ directory: String) throws {
-        try store.trash(directory: TrainingTakes.modelName)
+        try store.trash(directory: AdaptedModel.directoryName)
         guard rename(directory, modelDirectory) == 0 else {
             throw FileError.current("cannot put the adapted model in place at \(modelDirectory)", path: modelDirectory)
         }
@@ -82,11 +82,6 @@ package struct ModelTraining {
             throw CommandError("checking the takes failed, and the speech model in use is unchanged: \(error)")
         }
     }
-}
-
-extension TrainingTakes {
-    /// The adapted model's directory in the store (`AdaptedModel.directory`).
-    package static let modelName = "model"
 }
 
 /// A person who speaks fast says a command in fewer frames a phone than the confidence's

@@ -158,7 +158,7 @@ package struct LearningRound {
         let check = new.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         let learned = Set(model.learnedFromUse ?? [])
         let adaptedOn = takes.all().filter {
-            $0.isFromUse ? learned.contains($0.name) : !(model.leftOut ?? []).contains($0.name)
+            $0.isFromUse ? learned.contains($0.name) : !(model.gates.leftOut ?? []).contains($0.name)
         }
         let audio = try check.map(read)
         progress("Adapting on \(learn.count) of your \(new.count) new commands…")

@@ -44,6 +44,7 @@ extension RecordingInput {
 }
 
 extension AudioServices {
-    /// No stop phrase: a recording ends by Enter, Ctrl-C or the end of its input.
+    /// No recogniser for the stop phrase: it ends a recording only where dictation writes
+    /// it down (`SpokenStop.ends`); else Enter, Ctrl-C or the end of its input do.
     package func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? { nil }
 }

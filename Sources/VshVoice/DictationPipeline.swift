@@ -13,17 +13,18 @@ package final class DictationPipeline {
         /// The words so far of the utterance under way.
         case partial(String)
         case utterance(Recognition, start: Double, end: Double)
-        /// An utterance that was the stop phrase said on its own (`stop`), as heard: not
-        /// dictated, and the person wants the recording to end.
+        /// The stop phrase (`stop` decides): an utterance heard as the phrase on its own,
+        /// not dictated, or the end of one dictated whole, after an `utterance` of the words
+        /// before it. The person wants the recording to end.
         case stopPhrase(Recognition, start: Double, end: Double)
         /// An utterance of this many seconds is being decoded whole (it takes a moment:
         /// about a fifth of its length): for a progress note.
         case transcribing(Double)
     }
 
-    /// Hears the phrase that ends a recording ("stop recording") in short utterances,
-    /// before they are dictated: dictation rarely writes the phrase as said ("stop or
-    /// the", "top floor do").
+    /// Hears the phrase that ends a recording ("stop recording"): in short utterances
+    /// before they are dictated (dictation rarely writes the phrase as said: "stop or
+    /// the", "top floor do"), and at the end of the words dictated.
     package var stop: SpokenStop?
 
     let source: AudioSource
@@ -81,6 +82,12 @@ package final class DictationPipeline {
                     }
                     if !onEvent(.transcribing(length)) { return false }
                     let recognition = recognizer.recognize(audio, start: segment.start)
+                    if let (said, phrase) = stop?.ends(recognition) {
+                        if !said.words.isEmpty, !onEvent(.utterance(said, start: segment.start, end: segment.end)) { return false }
+                        let start = phrase.words.first?.start ?? segment.start
+                        if !onEvent(.stopPhrase(phrase, start: start, end: segment.end)) { return false }
+                        continue
+                    }
                     if !onEvent(.utterance(recognition, start: segment.start, end: segment.end)) { return false }
                 }
             }

@@ -35,9 +35,14 @@ import VshTestSupport
         var decoded: [[Int16]] = []
         /// Samples decoded live, for the words so far.
         var fed = 0
+        /// What each utterance says, in turn; "hello" past the end.
+        var say: [String] = []
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             decoded.append(samples)
-            return Recognition(words: [RecognizedWord(word: "hello", start: start, end: start + 0.5, confidence: 1)], confidence: 1)
+            let said = decoded.count <= say.count ? say[decoded.count - 1] : "hello"
+            return Recognition(words: said.split(separator: " ").map {
+                RecognizedWord(word: String($0), start: start, end: start + 0.5, confidence: 1)
+            }, confidence: 1)
         }
         func begin(at start: Double) {}
         func feed(_ samples: [Int16]) -> String {
@@ -180,6 +185,47 @@ import VshTestSupport
         #expect(harness.script(["save --draft \(whole.id)"]) == 0)
         #expect(quiet.dictationRecognizer.decoded.isEmpty)
         #expect(try #require(try store.item(whole.id)).text.string == "all of it")
+    }
+
+    /// Each utterance's words are in the draft on disk as soon as it ends, so a vsh killed
+    /// after it leaves them; the draft's length is its writer's, and `save` keeps that.
+    @Test func eachUtterancesWordsAreWrittenDownAsItEndsAndTheLengthIsTheWriters() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let store = TranscriptStore(directory: dir.file("store"), keyFile: nil)
+        let services = Services(TestSignal.bursts([0.5, 1.0, 1.0, 1.0, 1.5]), settings: Settings())
+        services.dictationRecognizer.say = ["one two", "three"]
+        var onDisk: [TranscriptStore.Draft] = []
+        let result = try Recorder(store: store, voice: services).record(
+            file: nil, quality: .medium, shouldStop: { nil }, status: { _ in
+                // What a vsh killed now would leave: the draft as another store reads it.
+                let found = try? TranscriptStore(directory: dir.file("store"), keyFile: nil).drafts().drafts.first
+                if let found, found.transcript != onDisk.last?.transcript { onDisk.append(found) }
+            })
+        #expect(onDisk.map(\.transcript) == ["", "one two", "one two three"])
+        let first = try #require(onDisk.dropFirst().first)
+        #expect(first.words.map(\.word) == ["one", "two"] && first.transcribedSeconds > 1.5, "\(first)")
+        #expect(result.draft.transcript == "one two three" && result.draft.words.count == 3)
+
+        let writer = try #require(services.input.writer)
+        #expect(result.draft.duration == writer.duration && writer.duration == 5.0)
+        let item = try store.save(result.draft)
+        #expect(item.duration == writer.duration)
+        #expect(try #require(try store.item(item.id)).duration == 5.0)
+    }
+
+    /// "stop recording" at the end of what dictation wrote down ends the recording there,
+    /// once, and is not kept; the words before it are. (No recogniser for the stop here:
+    /// dictation's words are all there is to hear it in.)
+    @Test func aDictatedStopPhraseEndsTheRecordingAfterTheWordsBeforeIt() throws {
+        let dir = TempDirectory("recorder")
+        defer { dir.remove() }
+        let services = Services(TestSignal.bursts([0.5, 1.0, 1.0, 1.0, 1.0]), settings: Settings())
+        services.dictationRecognizer.say = ["buy milk stop recording", "never heard"]
+        let result = try Self.record(services, store: TranscriptStore(directory: dir.file("store"), keyFile: nil))
+        #expect(result.ending == .spokenStop)
+        #expect(result.draft.transcript == "buy milk" && result.draft.words.map(\.word) == ["buy", "milk"])
+        #expect(services.dictationRecognizer.decoded.count == 1, "nothing after the stop is decoded")
     }
 
     /// A file is read as fast as it decodes: each utterance is decoded once, whole, not

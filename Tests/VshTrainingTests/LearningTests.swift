@@ -198,8 +198,8 @@ final class FakeAdapter: ModelAdapter {
             let (store, takes, adapter, training) = try Self.store(dir)
             let trained = try Self.takes(takes, 12, prefix: "", words: { _ in "one two three" })
             var model = try training.adapt(trained.map(\.take), progress: { _ in })
-            model.threshold = 0.6
-            model.speakerThreshold = 0.1
+            model.gates.threshold = 0.6
+            model.gates.speakerThreshold = 0.1
             try model.write(into: training.modelDirectory)
             let used = try Self.takes(takes, LearningRound.fewestTakes, prefix: UseLearning.prefix, from: 100, words: { "show \($0 - 99)" })
             #expect(LearningRound.unlearned(takes, model: model).count == 20)
@@ -231,9 +231,9 @@ final class FakeAdapter: ModelAdapter {
             }
             if improves {
                 #expect(inUse.learnedFromUse?.count == 10)
-                #expect(inUse.threshold == 0.6 && inUse.speakerThreshold == 0.1, "the gates stay")
+                #expect(inUse.gates.threshold == 0.6 && inUse.gates.speakerThreshold == 0.1, "the gates stay")
                 #expect(LearningRound.unlearned(takes, model: inUse).count == 10)
-                #expect(store.trash().contains { $0.directories == [TrainingTakes.modelName] }, "undo brings back the one before")
+                #expect(store.trash().contains { $0.directories == [AdaptedModel.directoryName] }, "undo brings back the one before")
             } else {
                 #expect(inUse == model, "the model in use stays")
             }

@@ -149,7 +149,7 @@ import VshTestSupport
         #expect(ThresholdCalibration.threshold(nonCommands: [0.9, 0.9, 0.9], configured: 0.5) == 0.5)
         // In use only with the adapted model that carries it.
         var model = AdaptedModel(base: "/m", takes: 20, seconds: 40, recipe: "mllr+map")
-        model.threshold = 0.8
+        model.gates.threshold = 0.8
         #expect(Gate(threshold: 0.5, calibration: model.calibration).threshold == 0.8)
         #expect(Gate(threshold: 0.9, calibration: model.calibration).threshold == 0.9, "never lowered")
         #expect(Gate(threshold: 0.5).threshold == 0.5, "the stock model's gate")
@@ -211,13 +211,38 @@ import VshTestSupport
         // In use only with the adapted model that carries it, and while the check is on.
         var model = AdaptedModel(base: "/m", takes: 21, seconds: 40, recipe: "mllr+map")
         #expect(Gate(threshold: 0.5, calibration: model.calibration).speaker == nil, "a model adapted before the check has none")
-        model.speakerThreshold = -0.4
+        model.gates.speakerThreshold = -0.4
         #expect(Gate(threshold: 0.5, calibration: model.calibration).speaker == -0.4)
         #expect(Gate(threshold: 0.5, speakerCheck: false, calibration: model.calibration).speaker == nil)
         #expect(Gate(threshold: 0.5).speaker == nil)
         // The manifest keeps it.
         let data = try JSONEncoder().encode(model)
-        #expect(try JSONDecoder().decode(AdaptedModel.self, from: data).speakerThreshold == -0.4)
+        #expect(try JSONDecoder().decode(AdaptedModel.self, from: data).gates.speakerThreshold == -0.4)
+    }
+
+    /// `adaptation.json` keeps what `train`'s check set (`Gates`) beside the model's own
+    /// fields, as it did before they were one value: a manifest written then reads the
+    /// same, and is written back byte for byte.
+    @Test func theManifestKeepsTheGatesBesideTheModelsOwnFields() throws {
+        let written = #"{"base":"stock","baseFingerprint":"mdef:1:2","calibrationTakes":12,"created":"2026-11-01T10:00:00Z","#
+            + #""framesPerPhoneFloor":5.2,"learnedFromUse":["use-1"],"leftOut":["007"],"recipe":"mllr+map","seconds":40,"#
+            + #""speakerCheckOff":"too few takes","speakerTakes":20,"speakerThreshold":-0.4,"takes":20,"threshold":0.7}"#
+        let model = try JSONDecoder().decode(AdaptedModel.self, from: Data(written.utf8))
+        var gates = Gates()
+        gates.threshold = 0.7
+        gates.calibrationTakes = 12
+        gates.speakerThreshold = -0.4
+        gates.speakerTakes = 20
+        gates.speakerCheckOff = "too few takes"
+        gates.leftOut = ["007"]
+        gates.framesPerPhoneFloor = 5.2
+        #expect(model.gates == gates)
+        #expect(model.learnedFromUse == ["use-1"] && model.takes == 20 && model.base == "stock")
+        #expect(model.calibration == Gate.Calibration(threshold: 0.7, speaker: -0.4, framesPerPhoneFloor: 5.2))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let again = String(decoding: try encoder.encode(model), as: UTF8.self)
+        #expect(again == written, "\(again)")
     }
 
     @Test func theAdaptedModelIsLoadedOnlyWhileItMatchesItsBase() throws {

@@ -110,6 +110,41 @@ import VshTestSupport
         #expect(events.map { $0.hasPrefix("STOP") } == [false, false, false, false, true], "\(events)")
     }
 
+    /// An utterance dictated whole whose words end in the phrase stops too, after the
+    /// words before it, which are dictated; the stop is reported once, as `.stopPhrase`.
+    /// Without the stop's recogniser (it could not load) that is all that is looked for.
+    @Test func dictatedWordsThatEndInThePhraseStopAfterTheRest() throws {
+        // A 4 s utterance, too long to be heard for the stop, then a short one.
+        let audio = TestSignal.bursts([1, 4, 1, 1, 1])
+        let phrase = ["stop", "recording"]
+        for stop in [SpokenStop(recognizer: FakeRecognizer([]), phrase: phrase, gate: Gate(threshold: 0.5)),
+                     SpokenStop(phrase: phrase)] {
+            let recognizer = CountingDictation()
+            recognizer.say = { $0 == 1 ? "buy milk stop recording" : "stop recording" }
+            let pipeline = Self.pipeline(audio, recognizer)
+            pipeline.stop = stop
+            var events: [String] = []
+            try pipeline.run { event in
+                switch event {
+                case .utterance(let r, _, _): events.append(r.text)
+                case .stopPhrase(let r, _, _): events.append("STOP " + r.text)
+                case .speechStarted, .partial, .transcribing: break
+                }
+                return true
+            }
+            #expect(events == ["buy milk", "STOP stop recording", "STOP stop recording"], "\(events)")
+        }
+        // Without a stop, the words are dictation's, whatever they say.
+        let recognizer = CountingDictation()
+        recognizer.say = { _ in "stop recording" }
+        var texts: [String] = []
+        try Self.pipeline(audio, recognizer).run { event in
+            if case .utterance(let r, _, _) = event { texts.append(r.text) }
+            return true
+        }
+        #expect(texts == ["stop recording", "stop recording"])
+    }
+
     @Test func aStopInSilenceDecodesNothingMore() throws {
         let audio = TestSignal.bursts([1, 0.6, 2])
         let recognizer = CountingDictation()

@@ -50,9 +50,10 @@ package struct TrainCommand: ShellCommand {
     package func run(in context: CommandContext) throws {
         let session = context.session
         let takes = Self.takes(session)
+        let commands = VoiceGrammar(registry: session.registry)
         switch action {
         case .status:
-            return status(context, takes: takes)
+            return status(context, takes: takes, commands: commands)
         case .reset:
             return try reset(context)
         case .learn, nil:
@@ -65,53 +66,52 @@ package struct TrainCommand: ShellCommand {
             throw CommandError("this vsh has no speech model adapter; train needs sphinxtrain (make deps installs it)")
         }
         let training = ModelTraining(store: session.store, adapter: adapter, base: base)
-        if action == .learn { return try learn(context, training: training, takes: takes, voice: voice) }
+        if action == .learn { return try learn(context, training: training, takes: takes, commands: commands, voice: voice) }
         let chosen: [TrainingTakes.Take]
         if let from {
             chosen = try Self.importTakes(from: from, into: takes, voice: voice, context: context)
         } else if again {
             chosen = takes.all()
         } else {
-            guard try record(context, voice: voice, takes: takes, training: training) else { return }
+            guard try record(context, voice: voice, takes: takes, commands: commands, training: training) else { return }
             chosen = takes.all()
         }
         // Each take is read once, for the check and the calibration.
         let audio = try chosen.map { try Self.samples(of: $0.audioPath, voice: voice) }
-        let checked = try check(context, training: training, takes: Array(zip(chosen, audio)))
-        var model = try training.adapt(checked.kept.map(\.take), progress: context.step)
-        model.threshold = checked.threshold
-        model.calibrationTakes = checked.nonCommands
-        model.speakerThreshold = checked.speakerThreshold
-        model.speakerTakes = checked.speakerThreshold == nil ? nil : checked.speakerTakes
-        model.speakerCheckOff = checked.speakerCheckOff
-        model.heldOut = checked.figures
-        model.framesPerPhoneFloor = checked.framesPerPhoneFloor
-        model.leftOut = checked.leftOut.isEmpty ? nil : checked.leftOut
-        try model.write(into: training.modelDirectory)
-        try? HeldOut.report(checked.heard, leftOut: Set(checked.leftOut))
-            .write(toFile: training.modelDirectory + "/" + HeldOut.reportName, atomically: true, encoding: .utf8)
+        let checked = try training.calibrate(
+            Array(zip(chosen, audio)), in: takes, commands: commands, settings: session.settings,
+            hearing: session.training.map { services in services.hearing }
+        ) { fold in
+            context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
+        }
+        for left in checked.leftOut {
+            context.clearStatus()
+            context.warn("\(Self.origin(of: left.take)) is left out: \(left.problem)" + (left.askedAgain ? " ('train' asks for it again)" : ""))
+        }
+        let model = try training.adapt(checked, progress: context.step)
+        let gates = model.gates
         context.clearStatus()
         context.output.line(String(format: "The speech model is adapted to your voice (%d takes, %.1f min of speech) and in use. ", model.takes, model.seconds / 60)
             + "'train reset' goes back to the stock model.")
-        if let figures = checked.figures {
+        if let figures = gates.heldOut {
             context.output.line(Self.describe(figures))
         }
         if session.settings.speakerCheck {
-            if model.speakerThreshold != nil {
+            if gates.speakerThreshold != nil {
                 context.output.line(String(format: "Spoken commands must now also sound like you (voice.speaker_check): set on your takes changed the ways a set-up changes, it kept at least %.0f%% of them each way.", 100 * checked.speakerKept))
-            } else if let why = checked.speakerCheckOff {
+            } else if let why = gates.speakerCheckOff {
                 context.output.line("The speaker check stays off for your voice: \(why). Spoken commands run whoever says them; "
                     + "'train --again' with more takes, or in the room and with the microphone you use, may allow it.")
             }
         }
-        let raised = (model.threshold ?? 0) > session.settings.voiceThreshold
-        if let threshold = model.threshold, raised {
+        let raised = (gates.threshold ?? 0) > session.settings.voiceThreshold
+        if let threshold = gates.threshold, raised {
             context.output.line(String(format: "Spoken commands now need a confidence of %.2f (voice.threshold is %.2f): at that, ", threshold, session.settings.voiceThreshold)
                 + "no more than \(Int(ThresholdCalibration.falseAcceptShare * 100))% of what you said that is not a command would run one.")
         }
         if let note = Self.thresholdNotRaised(
-            nonCommandsAccepted: checked.figures?.nonCommandsAccepted, nonCommands: checked.figures?.nonCommands ?? 0,
-            calibrated: checked.nonCommands != nil, raised: raised, configured: session.settings.voiceThreshold) {
+            nonCommandsAccepted: gates.heldOut?.nonCommandsAccepted, nonCommands: gates.heldOut?.nonCommands ?? 0,
+            calibrated: gates.calibrationTakes != nil, raised: raised, configured: session.settings.voiceThreshold) {
             context.output.line(note)
         }
     }
@@ -133,86 +133,6 @@ package struct TrainCommand: ShellCommand {
         return String(format: "The confidence threshold stays %.2f (voice.threshold): ", configured) + why
             + "To keep what you say that is no command from running one, let vsh take commands only after its wake phrase "
             + "or a key: 'listen wake' or 'listen key' for this session, voice.attention in vsh.toml for good."
-    }
-
-    /// What the check of the takes found, and the gates set on them.
-    struct Checked {
-        var kept: [(take: TrainingTakes.Take, samples: [Int16])]
-        var leftOut: [String] = []
-        var threshold: Double?
-        var nonCommands: Int?
-        var speakerThreshold: Double?
-        var speakerTakes = 0
-        /// Why the speaker check stays off although asked for, and the least share of the
-        /// takes changed one way its threshold kept (`SpeakerCalibration`).
-        var speakerCheckOff: String?
-        var speakerKept = 0.0
-        var figures: HeldOutFigures?
-        var framesPerPhoneFloor: Double?
-        /// The gate's part these set.
-        var calibration: Gate.Calibration {
-            Gate.Calibration(threshold: threshold, speaker: speakerThreshold, framesPerPhoneFloor: framesPerPhoneFloor)
-        }
-        /// Every take as it was heard, a line each, for `HeldOut.report`.
-        var heard: [HeldOut.Heard] = []
-    }
-
-    /// Hears every take with a model adapted on the others (`HeldOut`): takes that do not
-    /// say their words are named and left out, and the gates are set on how the rest were
-    /// heard, as the person's new speech will be.
-    func check(
-        _ context: CommandContext, training: ModelTraining, takes: [(take: TrainingTakes.Take, samples: [Int16])]
-    ) throws -> Checked {
-        guard takes.count >= ModelTraining.minimumTakes, let services = context.session.training else {
-            return Checked(kept: takes)  // adapt says why there are too few
-        }
-        let grammar = VoiceGrammar(registry: context.session.registry)
-        let isCommand = { grammar.interpret($0) != nil }
-        let asCommands = HeldOut.commandTakes(takes.map(\.take), isCommand: isCommand)
-        let heard = try training.heldOut(takes, commands: grammar, asCommands: asCommands,
-                                         speakerVariants: context.session.settings.speakerCheck, hearing: services.hearing) { fold in
-            context.step("Checking your takes with models adapted on the others (\(fold + 1)/\(HeldOut.folds))…")
-        }
-        let voice = TakeCheck.voice(heard.compactMap(\.speakerScore))
-        var checked = Checked(kept: [], heard: heard)
-        var kept: [HeldOut.Heard] = []
-        for (i, one) in heard.enumerated() {
-            if let problem = TakeCheck.mismatch(one, voice: voice) {
-                context.clearStatus()
-                // A phrase of the script is set aside, so the next `train` asks for it again.
-                let again = Int(one.take.name) != nil && (try? Self.takes(context.session).setAside(one.take)) != nil
-                context.warn("\(Self.origin(of: one.take)) is left out: \(problem)" + (again ? " ('train' asks for it again)" : ""))
-                checked.leftOut.append(one.take.name)
-            } else {
-                checked.kept.append(takes[i])
-                kept.append(one)
-            }
-        }
-        let interpret = { (words: [String]) in grammar.interpret(words)?.line }
-        let nonCommands = kept.filter { !isCommand($0.take.words.split(separator: " ").map(String.init)) }.compactMap(\.asCommand)
-        let configured = context.session.settings.voiceThreshold
-        checked.framesPerPhoneFloor = FramesCalibration.floor(
-            framesPerPhone: kept.filter(\.saysItsWords).compactMap { heard in
-                heard.asPhrase.features.flatMap { $0.phones > 0 ? Double($0.wordFrames) / Double($0.phones) : nil }
-            },
-            stock: Confidence.model.framesPerPhone.lowerBound)
-        let floorOnly = Gate(settings: context.session.settings,
-                             calibration: Gate.Calibration(framesPerPhoneFloor: checked.framesPerPhoneFloor))
-        if nonCommands.count >= ThresholdCalibration.fewestTakes {
-            checked.threshold = ThresholdCalibration.threshold(
-                nonCommands: nonCommands.map(floorOnly.confidence(of:)), configured: configured)
-            checked.nonCommands = nonCommands.count
-        }
-        if context.session.settings.speakerCheck {
-            let speaker = SpeakerCalibration.calibrate(kept.map(\.speakerScores))
-            checked.speakerThreshold = speaker.threshold
-            checked.speakerCheckOff = speaker.why
-            checked.speakerKept = speaker.kept
-            checked.speakerTakes = kept.count
-        }
-        checked.figures = HeldOutFigures.of(kept, gate: Gate(settings: context.session.settings, calibration: checked.calibration),
-                                            interpret: interpret)
-        return checked
     }
 
     /// Where a take came from, for a message: its file in the directory it was read from
@@ -241,7 +161,9 @@ package struct TrainCommand: ShellCommand {
 
     /// A round of learning from use (`LearningRound`), in the foreground; the prompt starts
     /// the same in the background. One at a time: a second waits for nothing and says so.
-    func learn(_ context: CommandContext, training: ModelTraining, takes: TrainingTakes, voice: AudioServices) throws {
+    func learn(
+        _ context: CommandContext, training: ModelTraining, takes: TrainingTakes, commands: VoiceGrammar, voice: AudioServices
+    ) throws {
         let session = context.session
         guard case .adapted(let model, _) = AdaptedModel.use(store: session.paths.store, base: training.base) else {
             throw CommandError("the stock model is in use: learning from use goes on from a model adapted to you; run 'train' first")
@@ -254,7 +176,7 @@ package struct TrainCommand: ShellCommand {
         }
         defer { lock.release() }
         let round = LearningRound(
-            training: training, takes: takes, commands: VoiceGrammar(registry: session.registry),
+            training: training, takes: takes, commands: commands,
             gate: Gate(settings: session.settings, calibration: model.calibration), hearing: services.hearing)
         guard let check = try round.run(
             model: model, read: { try Self.samples(of: $0.audioPath, voice: voice) }, progress: context.step) else {
@@ -281,10 +203,10 @@ package struct TrainCommand: ShellCommand {
         return takes
     }
 
-    func status(_ context: CommandContext, takes: TrainingTakes) {
+    func status(_ context: CommandContext, takes: TrainingTakes, commands: VoiceGrammar) {
         let session = context.session
         let base = session.settings.modelDirectory + "/en-us"
-        if json { return statusJSON(context, takes: takes, base: base) }
+        if json { return statusJSON(context, takes: takes, commands: commands, base: base) }
         let use = AdaptedModel.use(store: session.paths.store, base: base)
         switch use {
         case .stock:
@@ -293,17 +215,17 @@ package struct TrainCommand: ShellCommand {
             context.output.line(String(format: "Speech model: adapted to your voice on %@ from %d takes (%.1f min of speech), %@; in %@.",
                                        String(model.created.prefix(10)), model.takes, model.seconds / 60,
                                        model.recipe.hasPrefix("mllr+map") ? "MLLR then MAP" : model.recipe, dir))
-            if let threshold = model.threshold, let n = model.calibrationTakes {
+            if let threshold = model.gates.threshold, let n = model.gates.calibrationTakes {
                 context.output.line(String(format: "Confidence for spoken commands: %.2f, calibrated on %d of your takes that are no command (voice.threshold: %.2f).",
                                            max(threshold, session.settings.voiceThreshold), n, session.settings.voiceThreshold))
             }
-            switch (model.speakerThreshold, model.speakerTakes, session.settings.speakerCheck) {
+            switch (model.gates.speakerThreshold, model.gates.speakerTakes, session.settings.speakerCheck) {
             case (let floor?, let n?, true):
                 context.output.line(String(format: "Speaker check: on; a spoken command needs a speaker score of %.2f, calibrated on %d of your takes.", floor, n))
             case (_, _, false):
                 context.output.line("Speaker check: off (voice.speaker_check = false, the default); anyone's speech may run commands.")
-            case (nil, _, true) where model.speakerCheckOff != nil:
-                context.output.line("Speaker check: left off for your voice: \(model.speakerCheckOff!).")
+            case (nil, _, true) where model.gates.speakerCheckOff != nil:
+                context.output.line("Speaker check: left off for your voice: \(model.gates.speakerCheckOff!).")
             default:
                 context.output.line("Speaker check: none for this model; 'train --again' calibrates one.")
             }
@@ -311,14 +233,14 @@ package struct TrainCommand: ShellCommand {
             context.output.line("Speech model: the stock model (\(base)). The adaptation is not used: \(why).")
         }
         let kept = takes.all()
-        let script = Self.script(session)
+        let script = Self.script(commands)
         let recorded = Self.covered(script, by: kept)
         let fromUse = kept.filter(\.isFromUse)
         context.output.line("Takes kept: \(kept.count) (\(recorded) of the \(script.count) training phrases"
             + (fromUse.isEmpty ? "" : ", \(fromUse.count) from use") + ") in \(takes.directory).")
         if case .adapted(let model, _) = use {
-            if let figures = model.heldOut { context.output.line(Self.describe(figures)) }
-            if let floor = model.framesPerPhoneFloor {
+            if let figures = model.gates.heldOut { context.output.line(Self.describe(figures)) }
+            if let floor = model.gates.framesPerPhoneFloor {
                 context.output.line(String(format: "You speak fast: a spoken command may last down to %.1f frames a phone (%.0f for the stock model).",
                                            floor, Confidence.model.framesPerPhone.lowerBound))
             }
@@ -332,11 +254,11 @@ package struct TrainCommand: ShellCommand {
     }
 
     /// `train status --json`: what `status` says, as one object (FORMAT.md, "JSON output").
-    func statusJSON(_ context: CommandContext, takes: TrainingTakes, base: String) {
+    func statusJSON(_ context: CommandContext, takes: TrainingTakes, commands: VoiceGrammar, base: String) {
         let session = context.session
         let use = AdaptedModel.use(store: session.paths.store, base: base)
         let kept = takes.all()
-        let script = Self.script(session)
+        let script = Self.script(commands)
         let recorded = Self.covered(script, by: kept)
         context.writeJSON { json in
             json.object { json in
@@ -358,12 +280,12 @@ package struct TrainCommand: ShellCommand {
                     json.field("takes", integer: model.takes)
                     json.field("seconds", model.seconds)
                     json.field("recipe", model.recipe)
-                    json.field("threshold", model.threshold.map { max($0, session.settings.voiceThreshold) })
-                    json.field("calibration_takes", integer: model.calibrationTakes)
-                    json.field("speaker_check", session.settings.speakerCheck && model.speakerThreshold != nil)
-                    json.field("speaker_threshold", model.speakerThreshold)
-                    json.field("speaker_check_off", model.speakerCheckOff)
-                    if let figures = model.heldOut {
+                    json.field("threshold", model.gates.threshold.map { max($0, session.settings.voiceThreshold) })
+                    json.field("calibration_takes", integer: model.gates.calibrationTakes)
+                    json.field("speaker_check", session.settings.speakerCheck && model.gates.speakerThreshold != nil)
+                    json.field("speaker_threshold", model.gates.speakerThreshold)
+                    json.field("speaker_check_off", model.gates.speakerCheckOff)
+                    if let figures = model.gates.heldOut {
                         json.key("held_out")
                         json.object { json in
                             json.field("takes", integer: figures.takes)
@@ -381,8 +303,8 @@ package struct TrainCommand: ShellCommand {
                             }
                         }
                     }
-                    json.field("left_out", strings: model.leftOut ?? [])
-                    json.field("frames_per_phone_floor", model.framesPerPhoneFloor)
+                    json.field("left_out", strings: model.gates.leftOut ?? [])
+                    json.field("frames_per_phone_floor", model.gates.framesPerPhoneFloor)
                     json.field("learned_from_use", integer: (model.learnedFromUse ?? []).count)
                     json.field("unlearned", integer: LearningRound.unlearned(kept.filter(\.isFromUse), model: model).count)
                     if let check = LearningRound.lastCheck(takes) {
@@ -406,7 +328,7 @@ package struct TrainCommand: ShellCommand {
     }
 
     func reset(_ context: CommandContext) throws {
-        guard try context.store.trash(directory: TrainingTakes.modelName) else {
+        guard try context.store.trash(directory: AdaptedModel.directoryName) else {
             return context.output.line("The stock speech model is already in use.")
         }
         context.confirm("The stock speech model is in use again; the adaptation is in the trash ('undo' brings it back). "
@@ -426,16 +348,18 @@ package struct TrainCommand: ShellCommand {
         Set(takes.filter { !$0.isFromUse }.map(\.words)).intersection(script).count
     }
 
-    /// The phrases for this session's commands.
-    static func script(_ session: Session) -> [String] {
-        TrainingScript.phrases(vocabulary: VoiceGrammar(registry: session.registry).vocabulary)
+    /// The phrases for `commands` (this session's).
+    static func script(_ commands: VoiceGrammar) -> [String] {
+        TrainingScript.phrases(vocabulary: commands.vocabulary)
     }
 
     /// Records the phrases not yet recorded; true when the script was finished, or more
     /// takes had stopped helping (`Enrolment`).
-    func record(_ context: CommandContext, voice: AudioServices, takes: TrainingTakes, training: ModelTraining) throws -> Bool {
+    func record(
+        _ context: CommandContext, voice: AudioServices, takes: TrainingTakes, commands: VoiceGrammar, training: ModelTraining
+    ) throws -> Bool {
         let session = context.session
-        let script = Self.script(session)
+        let script = Self.script(commands)
         // Done is by words, so a script that grew (new command files) asks for what is new;
         // phrases left when more takes had stopped helping are not asked again.
         let kept = takes.all()
@@ -455,14 +379,13 @@ package struct TrainCommand: ShellCommand {
             var current = ""
             let recorder = TakeRecorder(path: voice.path, takes: takes)
             let enrolment = session.training.map { services in
-                let grammar = VoiceGrammar(registry: session.registry)
                 // The configured gate: nothing is calibrated yet, and the takes are the person's.
                 let gate = Gate(settings: session.settings)
                 return Enrolment { takes in
                     let audio = try takes.map { try Self.samples(of: $0.audioPath, voice: voice) }
-                    let heard = try training.heldOut(Array(zip(takes, audio)), commands: grammar, asCommands: [],
+                    let heard = try training.heldOut(Array(zip(takes, audio)), commands: commands, asCommands: [],
                                                      hearing: services.hearing) { _ in }
-                    return HeldOutFigures.of(heard, gate: gate, interpret: { grammar.interpret($0)?.line }).right
+                    return HeldOutFigures.of(heard, gate: gate, interpret: { commands.interpret($0)?.line }).right
                 }
             }
             let (ending, next) = try recorder.run(

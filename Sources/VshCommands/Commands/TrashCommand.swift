@@ -61,7 +61,7 @@ package struct TrashCommand: ShellCommand {
                 + (batch == undoes ? context.style.dim("  ('undo' restores this)") : ""))
             for item in batch.items { context.output.line("  \(item.id)  \(item.title.visible)") }
             for draft in batch.drafts { context.output.line("  \(draft)  " + context.style.dim("(unsaved draft)")) }
-            if batch.directories.contains(TrainingTakes.modelName) {
+            if batch.directories.contains(AdaptedModel.directoryName) {
                 context.output.line("  the speech model adapted to your voice  " + context.style.dim("('train reset')"))
             }
         }
@@ -85,7 +85,7 @@ package struct TrashCommand: ShellCommand {
                             }
                         }
                         json.field("drafts", strings: batch.drafts)
-                        json.field("speech_model", batch.directories.contains(TrainingTakes.modelName))
+                        json.field("speech_model", batch.directories.contains(AdaptedModel.directoryName))
                         json.field("process", integer: batch.origin.map { Int($0.process) })
                         json.field("terminal", batch.origin?.terminal)
                         json.field("this_session", batch.isOwn)

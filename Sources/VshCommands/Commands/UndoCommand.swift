@@ -42,7 +42,7 @@ package struct UndoCommand: ShellCommand {
         if !restored.drafts.isEmpty {
             parts.append("\(counted(restored.drafts.count, "draft")) (\(restored.drafts.joined(separator: ", ")))")
         }
-        if restored.directories.contains(TrainingTakes.modelName) {
+        if restored.directories.contains(AdaptedModel.directoryName) {
             parts.append("the speech model adapted to your voice (in use again)")
         }
         context.output.line("restored " + (parts.isEmpty ? "nothing" : parts.joined(separator: " and ")))
@@ -55,7 +55,7 @@ package struct UndoCommand: ShellCommand {
         if !batch.drafts.isEmpty {
             parts.append(batch.drafts.count == 1 ? "draft \(batch.drafts[0])" : "\(batch.drafts.count) drafts")
         }
-        if batch.directories.contains(TrainingTakes.modelName) { parts.append("the speech model adapted to your voice") }
+        if batch.directories.contains(AdaptedModel.directoryName) { parts.append("the speech model adapted to your voice") }
         guard parts.count > 1 else { return parts.first ?? "nothing" }
         return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
     }

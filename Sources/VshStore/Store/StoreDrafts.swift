@@ -26,6 +26,15 @@ extension TranscriptStore {
         /// Whether audio was recorded after the last words were written down (vsh was
         /// killed mid-sentence): `save` transcribes it before saving.
         package var hasUntranscribedAudio: Bool { duration > transcribedSeconds + 0.5 }
+
+        /// Adds an utterance's words after the draft's, to its words and its transcript
+        /// (the words, a space between each); `updateDraft(_:duration:)` writes them down.
+        package mutating func append(_ heard: [RecognizedWord]) {
+            guard !heard.isEmpty else { return }
+            let said = heard.map(\.word).joined(separator: " ")
+            transcript = words.isEmpty ? said : transcript + " " + said
+            words += heard
+        }
     }
 
     var draftsDirectory: String { path("drafts") }
@@ -53,6 +62,17 @@ extension TranscriptStore {
         var draft = draft
         draft.transcript = transcript
         draft.words = words
+        return try updateDraft(draft, duration: duration)
+    }
+
+    /// Records the draft's words as they are (`Draft.append` adds each utterance's), with
+    /// `duration` seconds recorded and written down. The `.txt` and `.json` are each
+    /// replaced whole and atomically: neither can be appended to and stay whole at every
+    /// moment (the `.txt`'s header holds the seconds written down, the `.json` is one
+    /// object), and a draft must read whole after a kill at any instant.
+    @discardableResult
+    package func updateDraft(_ draft: Draft, duration: Double) throws -> Draft {
+        var draft = draft
         draft.duration = duration
         draft.transcribedSeconds = duration
         try StoreLock.changing(directory, recover: recover) {
@@ -77,11 +97,12 @@ extension TranscriptStore {
             var header = Self.header(of: draft)
             let given = TranscriptHeader.oneLine(title ?? "").trimmingCharacters(in: .whitespaces)
             header.title = given.isEmpty ? Self.defaultTitle(draft.transcript) : given
+            // The length is the draft's: its writer's (`DraftWriter.duration`: the samples the
+            // WAV's header describes), or the WAV's as it was read for a draft found on disk.
             let hasAudio = StoreFiles.exists(base + ".wav")
             if hasAudio {
                 WaveFile.repair(base + ".wav")
                 chmod(base + ".wav", 0o600)
-                if let wave = WaveFile(path: base + ".wav") { header.duration = wave.seconds }
             }
             try AtomicFile.write(WordTimings.json(draft.words), to: path(draft.id + ".json"))
             if hasAudio { try StoreFiles.move(base + ".wav", to: path(draft.id + ".wav")) }
