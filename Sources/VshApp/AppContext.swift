@@ -8,7 +8,7 @@ import VshCommandFiles
 import VshCommands
 
 /// What every vsh command line needs first: paths, settings (with warnings), and the
-/// voice path those settings make.
+/// voice pipeline those settings make.
 struct AppContext: SpeechModelOwner {
     let environment: [String: String]
     let paths: Paths
@@ -41,8 +41,8 @@ struct AppContext: SpeechModelOwner {
         self.warnings = warnings
     }
 
-    /// The voice path with the real parts (SpeexDSP, PocketSphinx).
-    var voicePath: VoicePath { .system(settings: settings, paths: paths) }
+    /// The voice pipeline with the real parts (SpeexDSP, PocketSphinx).
+    var voiceFactory: VoiceFactory { .system(settings: settings, paths: paths) }
 
     /// A JSGF file's phrases, each its own command (`vsh listen --grammar FILE`).
     func grammar(file: String) throws -> JSGFGrammar {

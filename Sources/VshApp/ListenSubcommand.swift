@@ -7,13 +7,13 @@ import VshCommands
 import VshListening
 import VshTraining
 
-/// `vsh listen --from FILE`: the whole voice path over a file, as if it were the
+/// `vsh listen --from FILE`: the whole voice pipeline over a file, as if it were the
 /// microphone, decided as the prompt decides; prints one line per utterance and runs
 /// nothing.
 struct ListenSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
-        abstract: "Run the voice path over an audio file and print what each utterance would do.")
+        abstract: "Run the voice pipeline over an audio file and print what each utterance would do.")
 
     @OptionGroup var tool: ToolOptions
     @ParentCommand var root: VshMain
@@ -49,13 +49,13 @@ struct ListenSubcommand: ParsableCommand {
 
     func run() throws {
         let app = try tool.app(root: root)
-        let path = app.voicePath
+        let factory = app.voiceFactory
         let (grammar, decide) = try self.reader(app)
-        let recognizer = try path.recognizer(for: grammar)
+        let recognizer = try factory.recognizer(for: grammar)
         if let warning = recognizer.warning { FileDescriptorSink.standardError.line("warning: " + warning) }
         // The gate of the model the recogniser loaded, made once; --threshold sets the
         // confidence a command needs, the person's calibration notwithstanding.
-        var gate = path.gate(for: recognizer)
+        var gate = factory.gate(for: recognizer)
         if let threshold {
             gate.threshold = threshold
             gate.rejectBelow = min(gate.rejectBelow, threshold)
@@ -67,7 +67,7 @@ struct ListenSubcommand: ParsableCommand {
         let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
-        let pipeline = path.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
+        let pipeline = factory.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
         var heard = false
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }

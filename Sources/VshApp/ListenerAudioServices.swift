@@ -34,7 +34,7 @@ final class ListenerAudioServices: AudioServices {
 
     func dictation() throws -> StreamingRecognizer { try base.dictation() }
     func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? { try base.stopRecognizer(for: grammar) }
-    var path: VoicePath { base.path }
+    var factory: VoiceFactory { base.factory }
     func play(path: String, progress: (Double, Double) -> Bool) throws {
         try base.play(path: path, progress: progress)
     }

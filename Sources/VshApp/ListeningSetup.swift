@@ -40,7 +40,7 @@ enum ListeningSetup {
         let input = AudioInput.resolve(options.audioIn ?? session.settings.audioDevice)
         let audio = ListenerAudio(input: input, paced: !options.fast, openers: .system)
         let listener = PromptListener(
-            audio: audio, prompt: voice, path: .system(settings: session.settings, paths: session.paths),
+            audio: audio, prompt: voice, factory: .system(settings: session.settings, paths: session.paths),
             registry: { session.registry }, explicit: options.audioIn != nil)
         voice.listener = listener
         voice.beforeHearing = {
@@ -127,7 +127,7 @@ func replaceUnsayableWakePhrase(_ settings: inout Settings, warn: (String) -> Vo
 extension VoicePrompt {
     /// The prompt's decisions over the commands of `session`'s registry, with `options`:
     /// the one setup the prompt and `vsh listen` share. The thresholds come with each
-    /// utterance, in the gate of the model that heard it (`VoicePath.gate`).
+    /// utterance, in the gate of the model that heard it (`VoiceFactory.gate`).
     static func deciding(options: VoicePrompt.Options, session: Session) -> VoicePrompt {
         let voice = VoicePrompt(options: options)
         let registry = { session.registry }

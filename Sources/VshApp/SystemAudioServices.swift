@@ -52,14 +52,14 @@ final class SystemAudioServices: AudioServices, TrainingServices, SpeechModelOwn
         return dictation
     }
 
-    var path: VoicePath { .system(settings: settings, paths: paths) }
+    var factory: VoiceFactory { .system(settings: settings, paths: paths) }
 
     /// The stop phrase's recogniser: the prompt's kind (`SphinxCommandRecognizer`), over
     /// the phrase and the other words.
     func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer? {
         let model = speechModel
         if let (loadedFor, jsgf, recognizer) = loadedStop, loadedFor == model, jsgf == grammar.jsgf { return recognizer }
-        let recognizer = try path.recognizer(for: grammar)
+        let recognizer = try factory.recognizer(for: grammar)
         loadedStop = (model, grammar.jsgf, recognizer)
         return recognizer
     }

@@ -59,14 +59,14 @@ struct TranscribeSubcommand: ParsableCommand {
         }
         var stopPhrase: SpokenStop?
         if stop {
-            let recognizer = try app.voicePath.recognizer(for: Recorder.stopGrammar)
-            stopPhrase = SpokenStop(recognizer: recognizer, phrase: Recorder.stopPhrase, gate: app.voicePath.gate(for: recognizer))
+            let recognizer = try app.voiceFactory.recognizer(for: Recorder.stopGrammar)
+            stopPhrase = SpokenStop(recognizer: recognizer, phrase: Recorder.stopPhrase, gate: app.voiceFactory.gate(for: recognizer))
         }
         let out = FileDescriptorSink.standardOutput
         var failed = false
         for file in files {
             do {
-                let pipeline = app.voicePath.dictationPipeline(
+                let pipeline = app.voiceFactory.dictationPipeline(
                     source: try FileAudioSource(path: file), recognizer: recognizer, interim: interim)
                 pipeline.stop = stopPhrase
                 var heard = false

@@ -84,7 +84,7 @@ package struct VshMain: ParsableCommand {
     @Flag(help: "Show the version.")
     var version = false
 
-    @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice path as fast as it decodes, not in real time.")
+    @Flag(help: "With --audio-in FILE at the prompt, play the file into the voice pipeline as fast as it decodes, not in real time.")
     var fast = false
 
     /// `vsh list`, `vsh show 2`: a command of the prompt and its words, run as with `-c`

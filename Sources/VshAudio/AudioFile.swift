@@ -7,7 +7,7 @@ import VshStore
 /// An audio file open for reading through libsndfile: WAV, FLAC, Ogg/Vorbis, MP3 (and the other
 /// formats libsndfile knows), or a headerless `.raw` file, read as 16 kHz 16-bit
 /// little-endian mono. Hands out interleaved float frames in −1…1; `FileAudioSource` turns
-/// them into the 16 kHz mono stream the voice path wants.
+/// them into the 16 kHz mono stream the voice pipeline wants.
 ///
 /// Store audio encrypted by `encrypt on` is read through libsndfile's virtual I/O and
 /// decrypted as it is read (`SealedAudioIO`).

@@ -2,7 +2,7 @@ import Foundation
 import VshCore
 import VshVoice
 
-/// Audio from a file, as the voice path wants it: 16 kHz mono 16-bit, a block at a time.
+/// Audio from a file, as the voice pipeline wants it: 16 kHz mono 16-bit, a block at a time.
 ///
 /// Reads WAV (8/16/24/32-bit integer or 32-bit float PCM, any rate, any number of
 /// channels), FLAC and Ogg/Vorbis through libsndfile (see `AudioFile`), and headerless

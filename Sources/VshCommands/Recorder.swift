@@ -79,7 +79,7 @@ package final class Recorder {
         var stop = SpokenStop(phrase: Self.stopPhrase)
         do {
             if let recognizer = try voice.stopRecognizer(for: Self.stopGrammar) {
-                stop = SpokenStop(recognizer: recognizer, phrase: Self.stopPhrase, gate: voice.path.gate(for: recognizer))
+                stop = SpokenStop(recognizer: recognizer, phrase: Self.stopPhrase, gate: voice.factory.gate(for: recognizer))
             }
         } catch {
             notes.append("saying \"\(Self.stopPhrase.joined(separator: " "))\" will not stop this recording (\(error)); press Enter")
@@ -87,7 +87,7 @@ package final class Recorder {
         // The words so far are shown while the microphone records; a file is read as fast
         // as it decodes, and a second, live decode of each utterance would only double the
         // time (record --from took twice transcribe's).
-        let pipeline = voice.path.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
+        let pipeline = voice.factory.dictationPipeline(source: input, recognizer: dictation, interim: file == nil)
         pipeline.stop = stop
         var partial = ""
         var ending = Ending.inputEnded
@@ -161,7 +161,7 @@ extension Recorder {
         defer { try? input.finish() }
         let skip = Int(draft.transcribedSeconds * Double(AudioFormat.sampleRate))
         let rest = Skipping(input, samples: skip)
-        let pipeline = voice.path.dictationPipeline(source: rest, recognizer: try voice.dictation(), interim: false)
+        let pipeline = voice.factory.dictationPipeline(source: rest, recognizer: try voice.dictation(), interim: false)
         var added: [RecognizedWord] = []
         try pipeline.run { event in
             if case .utterance(let recognition, _, _) = event {

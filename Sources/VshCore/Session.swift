@@ -3,7 +3,7 @@ import VshSpoken
 /// The state the shell and its commands share for one run of vsh.
 ///
 /// The core knows the registry, settings, paths and history. The modules above it (the
-/// store, the voice path, command files) keep their own per-session state here too,
+/// store, the voice pipeline, command files) keep their own per-session state here too,
 /// each under a key of its own (`SessionKey`), and give it a typed property in an
 /// extension, so that `session.store` reads as if it were declared here while the core
 /// does not depend on the store.

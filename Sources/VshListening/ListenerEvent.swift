@@ -8,7 +8,7 @@ package enum ListenerEvent: Sendable {
     case ready(String, wakePhrase: String)
     case speechStarted
     /// An utterance, the grammar it was heard against (the commands may have changed
-    /// since) and the gate of the model that heard it (`VoicePath.gate`): the prompt reads
+    /// since) and the gate of the model that heard it (`VoiceFactory.gate`): the prompt reads
     /// and decides it in one step (`VoicePrompt.decide`).
     case heard(Utterance, PromptGrammar, Gate)
     /// The input ended (a file played to its end); the text says so.

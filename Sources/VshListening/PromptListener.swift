@@ -2,7 +2,7 @@ import Foundation
 import VshCore
 import VshVoice
 
-/// The prompt's ear: a thread that runs the voice path (input → front end → endpointer
+/// The prompt's ear: a thread that runs the voice pipeline (input → front end → endpointer
 /// → recogniser against the prompt's grammar) and posts each utterance, with the grammar
 /// it was heard against, to the `VoicePrompt`, which decides on the prompt's thread.
 /// After each utterance it waits until the prompt has taken it (`VoicePrompt.post`
@@ -11,7 +11,7 @@ import VshVoice
 package final class PromptListener: Listener, @unchecked Sendable {
     let audio: ListenerAudio
     let prompt: VoicePrompt
-    let path: VoicePath
+    let factory: VoiceFactory
     /// The commands to listen for, asked when the thread starts and after each command
     /// (a command file reloaded may have changed them).
     let registry: () -> CommandRegistry
@@ -27,11 +27,11 @@ package final class PromptListener: Listener, @unchecked Sendable {
     }
     private let grammars = Locked(Grammars())
 
-    package init(audio: ListenerAudio, prompt: VoicePrompt, path: VoicePath,
+    package init(audio: ListenerAudio, prompt: VoicePrompt, factory: VoiceFactory,
                 registry: @escaping () -> CommandRegistry, explicit: Bool) {
         self.audio = audio
         self.prompt = prompt
-        self.path = path
+        self.factory = factory
         self.registry = registry
         self.explicit = explicit
     }
@@ -46,7 +46,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
         let starting = grammars.withLock { state -> Bool in
             guard !state.running else { return false }
             state.running = true
-            state.listenedFor = (current.first?.jsgf ?? "") + path.model()
+            state.listenedFor = (current.first?.jsgf ?? "") + factory.model()
             state.pending = nil
             return true
         }
@@ -72,7 +72,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
     private func currentGrammars() -> [PromptGrammar] {
         let commands = registry()
         let afterWake = prompt.attention == .wake
-        return [path.settings.wakePhrase, nil].compactMap { wake in
+        return [factory.settings.wakePhrase, nil].compactMap { wake in
             try? PromptGrammar(registry: commands, wakePhrase: wake, commandsAfterWake: afterWake)
         }
     }
@@ -93,7 +93,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
     package func refreshGrammar() {
         let current = currentGrammars()
         grammars.withLock { state in
-            if let jsgf = current.first.map({ $0.jsgf + path.model() }), jsgf != state.listenedFor {
+            if let jsgf = current.first.map({ $0.jsgf + factory.model() }), jsgf != state.listenedFor {
                 state.listenedFor = jsgf
                 state.pending = current
             }
@@ -136,7 +136,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
                 return nil
             }
         }
-        let pipeline = path.commandPipeline(source: audio, recognizer: current, isFinal: { current.grammar.isFinal($0) })
+        let pipeline = factory.commandPipeline(source: audio, recognizer: current, isFinal: { current.grammar.isFinal($0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.
@@ -146,7 +146,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
                     prompt.post(.speechStarted)
                 case .utterance(var utterance):
                     utterance.endCaptured = audio.clock(at: utterance.segment.end)
-                    prompt.post(.heard(utterance, current.grammar, path.gate(for: current)))
+                    prompt.post(.heard(utterance, current.grammar, factory.gate(for: current)))
                 }
                 return !audio.isStopped
             }
@@ -164,11 +164,11 @@ package final class PromptListener: Listener, @unchecked Sendable {
     /// answers and wake phrase, else the same without the wake phrase (with a warning:
     /// the dictionary cannot say it).
     private func recognizer(_ grammars: [PromptGrammar]) throws -> (PromptGrammar, CommandRecognizer, String) {
-        let wake = path.settings.wakePhrase
+        let wake = factory.settings.wakePhrase
         var failure: Error = AudioError("no grammar to listen for")
         for (i, grammar) in grammars.enumerated() {
             do {
-                let recognizer = try path.recognizer(for: grammar)
+                let recognizer = try factory.recognizer(for: grammar)
                 if let warning = recognizer.warning, warning != saidWarning {
                     saidWarning = warning
                     prompt.post(.note(warning))

@@ -1,4 +1,4 @@
-/// Whether a phrase can still grow: what the voice path asks before it ends an utterance
+/// Whether a phrase can still grow: what the voice pipeline asks before it ends an utterance
 /// early ("stop" can become "stop recording", "save" cannot grow).
 extension SpokenPattern {
     /// Whether some phrase of the pattern is longer than `words` and begins with them.

@@ -34,11 +34,11 @@ package struct TakeRecorder {
     /// Unfit takes of one phrase before it is skipped.
     package static let triesPerPhrase = 3
 
-    let path: VoicePath
+    let factory: VoiceFactory
     let takes: TrainingTakes
 
-    package init(path: VoicePath, takes: TrainingTakes) {
-        self.path = path
+    package init(factory: VoiceFactory, takes: TrainingTakes) {
+        self.factory = factory
         self.takes = takes
     }
 
@@ -52,7 +52,7 @@ package struct TakeRecorder {
         guard !indices.isEmpty else { return (.finished, 0) }
         // The raw audio is kept: the front end's noise suppression is for noisy rooms,
         // and a take that needs it is asked for again.
-        let endpointer = path.endpointer()
+        let endpointer = factory.endpointer()
         var feed = EndpointerFeed(source: source, frontEnd: nil, endpointer: endpointer, chunk: 480)
         var position = 0
         var index: Int { indices[position] }
@@ -60,7 +60,7 @@ package struct TakeRecorder {
         var meter = LevelMeter()
         // Each take is heard against the script's phrases with the model in use: one heard
         // surely as another phrase says other words, and is asked for again.
-        let ear = try path.recognizer(for: HeldOut.phraseGrammar(phrases: script))
+        let ear = try factory.recognizer(for: HeldOut.phraseGrammar(phrases: script))
         func ask(again: Bool) {
             event(.phrase(index: index, total: script.count, words: script[index], again: again))
         }

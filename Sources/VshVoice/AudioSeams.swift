@@ -1,4 +1,4 @@
-/// The voice path's seams. VshVoice defines them; VshAudio implements them with ALSA,
+/// The voice pipeline's seams. VshVoice defines them; VshAudio implements them with ALSA,
 /// SpeexDSP and PocketSphinx; tests use fakes.
 
 /// A source of 16 kHz mono 16-bit audio: a microphone, a file, a test fake.

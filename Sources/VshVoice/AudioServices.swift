@@ -12,8 +12,8 @@ package protocol AudioServices: AnyObject {
     /// The recogniser of `grammar`, the phrase that ends a recording by voice (loaded on
     /// first use, then kept), or nil when there is none.
     func stopRecognizer(for grammar: CommandGrammar) throws -> CommandRecognizer?
-    /// The voice path as the settings make it: a fresh front end and endpointer per stream.
-    var path: VoicePath { get }
+    /// The voice pipeline as the settings make it: a fresh front end and endpointer per stream.
+    var factory: VoiceFactory { get }
     /// Plays a WAV file; `progress` gets the level (dBFS) and position (seconds) and
     /// returns false to stop.
     func play(path: String, progress: (_ level: Double, _ position: Double) -> Bool) throws

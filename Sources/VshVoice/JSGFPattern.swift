@@ -2,7 +2,7 @@ import Foundation
 import VshCore
 import VshSpoken
 
-/// A JSGF grammar file (`--grammar`) as a `SpokenPattern`, so the voice path can ask of
+/// A JSGF grammar file (`--grammar`) as a `SpokenPattern`, so the voice pipeline can ask of
 /// it what it asks of vsh's own grammar: is this a whole phrase, can it still grow.
 /// Public rules are the phrases; rule references are expanded in place; `X+` and `X*`
 /// are written out to eight repeats (longer phrases than that are not commands). Tags

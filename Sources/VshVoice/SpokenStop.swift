@@ -13,8 +13,8 @@ import VshCore
 /// research/recognition/STOP.md has the figures. An utterance dictated whole whose words
 /// end in the phrase stops too, after the words before it.
 package struct SpokenStop {
-    /// The recogniser of the stop's grammar (`VoicePath.recognizer(for:)`) and the gate
-    /// the phrase must pass: the prompt's, for the model it loaded (`VoicePath.gate(for:)`);
+    /// The recogniser of the stop's grammar (`VoiceFactory.recognizer(for:)`) and the gate
+    /// the phrase must pass: the prompt's, for the model it loaded (`VoiceFactory.gate(for:)`);
     /// nil when it could not be loaded, and only dictated words are looked at.
     package let heard: (recognizer: CommandRecognizer, gate: Gate)?
     /// The words that stop.

@@ -36,7 +36,7 @@ package protocol CommandRecognizer: AnyObject {
     /// and throws most of those recognitions away.
     func recognize(_ samples: [Int16], start: Double) -> Recognition
     /// What `train` calibrated for the model this recogniser loaded: its part of the gate
-    /// (`VoicePath.gate(for:)`), read once, as the model loads.
+    /// (`VoiceFactory.gate(for:)`), read once, as the model loads.
     var calibration: Gate.Calibration { get }
     /// What the person should know about how it hears, said once as it loads: a check
     /// that could not be loaded and is off.
@@ -48,7 +48,7 @@ extension CommandRecognizer {
     package var warning: String? { nil }
 }
 
-/// One utterance the voice path heard: everything the step that decides what to do with
+/// One utterance the voice pipeline heard: everything the step that decides what to do with
 /// it needs, so nothing follows it on a side channel.
 package struct Utterance: Sendable, Equatable {
     package var recognition: Recognition

@@ -59,7 +59,7 @@ import VshVoice
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         let recognizer = try SphinxCommandRecognizer(
             settings: .init(model: SpeechModel(directory: Settings().modelDirectory, adapted: adapted)),
-            jsgf: VoicePathTests.jsgf, vocabulary: JSGFWords.words(in: VoicePathTests.jsgf), workDirectory: dir.path)
+            jsgf: VoiceFactoryTests.jsgf, vocabulary: JSGFWords.words(in: VoiceFactoryTests.jsgf), workDirectory: dir.path)
         #expect(recognizer.warning?.contains("the speaker check is off") == true, "\(recognizer.warning ?? "no warning")")
         #expect(recognizer.calibration.speaker == nil)
         let speech = try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw")
@@ -77,7 +77,7 @@ import VshVoice
         let dir = TempDirectory()
         let scorer = try SpeakerScorer(stock: Self.stock, adapted: Self.moved(0.3, into: dir))
         let words = try FileAudioSource.readAll(path: EvalData.real + "/goforward.raw")
-        let room = VoicePathTests.roomNoise(seconds: 3)
+        let room = VoiceFactoryTests.roomNoise(seconds: 3)
         /// The utterance the endpointer cuts from `samples` and its score.
         func scored(_ samples: [Int16]) throws -> Double {
             let endpointer = Endpointer()

@@ -7,7 +7,7 @@ import VshTestSupport
 @testable import VshVoice
 @testable import VshCommands
 
-/// `Recorder` over fakes: the voice path the settings make, and the store's writer.
+/// `Recorder` over fakes: the voice pipeline the settings make, and the store's writer.
 @Suite struct RecorderTests {
     /// 16 kHz audio from memory, written to the writer it is given as it is read.
     final class MemoryInput: RecordingInput {
@@ -62,10 +62,10 @@ import VshTestSupport
     final class Services: AudioServices {
         let input: MemoryInput
         let dictationRecognizer = KeepingDictation()
-        let path: VoicePath
+        let factory: VoiceFactory
         init(_ samples: [Int16], settings: Settings) {
             input = MemoryInput(samples)
-            path = VoicePath(
+            factory = VoiceFactory(
                 settings: settings, frontEnd: { _, _ in Halving() },
                 recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
         }

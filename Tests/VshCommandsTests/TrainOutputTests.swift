@@ -34,8 +34,8 @@ import VshTraining
     static func samples(_ index: Int) -> [Int16] { [Int16](repeating: Int16(100 * (index + 1)), count: 1600) }
 
     final class Services: AudioServices, TrainingServices {
-        let path = VoicePath(settings: Settings(), frontEnd: { _, _ in PassThroughPreprocessor() },
-                             recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
+        let factory = VoiceFactory(settings: Settings(), frontEnd: { _, _ in PassThroughPreprocessor() },
+                                recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
         let base: String
         init(base: String) { self.base = base }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VshTestSupport
 
-/// The voice path over the synthetic spoken-command corpus (the bench measures it all;
+/// The voice pipeline over the synthetic spoken-command corpus (the bench measures it all;
 /// these check behaviour): several commands in one stream, and that commands are heard
 /// and accepted at all.
 @Suite(.tags(.slow)) struct CorpusTests {
@@ -37,7 +37,7 @@ import VshTestSupport
     }
 
     /// Clean spoken commands are mostly heard right and accepted (the bench has the exact
-    /// figures: about 80%; well below this floor means the voice path broke).
+    /// figures: about 80%; well below this floor means the voice pipeline broke).
     @Test func cleanCommandsAreHeardAndAccepted() throws {
         let files = try EvalData.commandCorpus().filter { $0.condition == "clean" }
         #expect(files.count == 92)

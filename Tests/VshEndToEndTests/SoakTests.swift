@@ -4,7 +4,7 @@ import VshTestSupport
 
 /// The short soak (bench/soak.py runs the hour): five minutes of spoken commands through
 /// `vsh listen`, as fast as it decodes. Every utterance must come out as a segment, and
-/// memory must stop growing once the voice path is warm. A leak check, not a timing check.
+/// memory must stop growing once the voice pipeline is warm. A leak check, not a timing check.
 @Suite(.tags(.slow)) struct SoakTests {
     static let minutes = 5.0
     /// RSS may grow at most this much from a quarter of the audio to its end (KB). Over

@@ -3,7 +3,7 @@ import Testing
 import VshTestSupport
 
 /// Speaking at the prompt, in a real pseudo-terminal: `vsh --audio-in FILE` plays spoken
-/// sessions into the voice path as if they were the microphone, while keys are typed.
+/// sessions into the voice pipeline as if they were the microphone, while keys are typed.
 @Suite(.serialized, .tags(.slow)) struct VoicePromptTests {
     /// A spoken command line on the screen: `* vsh [code 7]> back   [spoken 1.00]`.
     static let spokenLine = try! NSRegularExpression(

@@ -32,14 +32,14 @@ import VshCommands
         settings.earlyEnd = earlyEnd
         settings.denoise = .off
         settings.gainControl = false
-        let path = VoicePath(
+        let factory = VoiceFactory(
             settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
         let source = CountingSource(audio)
         let openers = AudioOpeners(device: { _ in throw NoDevice() }, file: { _ in source })
         let input = ListenerAudio(input: .file("test.wav"), paced: false, openers: openers)
         let prompt = VoicePrompt(options: VoicePrompt.Options())
         let registry = Builtins.registry()
-        let listener = PromptListener(audio: input, prompt: prompt, path: path, registry: { registry }, explicit: true)
+        let listener = PromptListener(audio: input, prompt: prompt, factory: factory, registry: { registry }, explicit: true)
         prompt.listener = listener
         return (listener, prompt, source)
     }
@@ -135,13 +135,13 @@ import VshCommands
     @Test func aDeviceThatDoesNotOpenIsReported() throws {
         var settings = Settings()
         settings.denoise = .off
-        let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+        let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
                              recognizer: { _, _ in FakeRecognizer([]) })
         let openers = AudioOpeners(device: { _ in throw AudioError("no such device 'hw:9'") }, file: { _ in FakeAudioSource([]) })
         let prompt = VoicePrompt(options: VoicePrompt.Options())
         let registry = Builtins.registry()
         let listener = PromptListener(
-            audio: ListenerAudio(input: .device("hw:9"), paced: true, openers: openers), prompt: prompt, path: path,
+            audio: ListenerAudio(input: .device("hw:9"), paced: true, openers: openers), prompt: prompt, factory: factory,
             registry: { registry }, explicit: true)
         prompt.listener = listener
         listener.start()

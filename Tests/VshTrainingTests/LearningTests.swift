@@ -237,7 +237,7 @@ final class FakeAdapter: ModelAdapter {
             } else {
                 #expect(inUse == model, "the model in use stays")
             }
-            #expect(LearningRound.lastCheck(takes) == check)
+            #expect(LearningRound.lastReport(takes) == check)
             #expect(!((try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []).contains { $0.hasPrefix(".model-new") })
         }
     }
@@ -303,11 +303,11 @@ final class FakeAdapter: ModelAdapter {
         let takes = TrainingTakes(store: dir.path)
         var settings = Settings()
         settings.denoise = .off
-        let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+        let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
                              recognizer: { _, _ in FakeRecognizer([]) })
         let audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 1.0])
         let script = ["a b", "c d", "e f"]
-        let (ending, next) = try TakeRecorder(path: path, takes: takes).run(
+        let (ending, next) = try TakeRecorder(factory: factory, takes: takes).run(
             source: FakeAudioSource(audio), script: script, asking: [0, 1, 2], shouldStop: { nil },
             isEnough: { takes.all().count >= 2 }, event: { _ in })
         #expect(ending == .enough)

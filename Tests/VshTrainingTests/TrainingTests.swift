@@ -9,11 +9,11 @@ import VshTestSupport
 /// `train`'s parts that need no model: the script, the take check, the recording of
 /// takes (with a fake microphone), and which model is loaded.
 @Suite struct TrainingTests {
-    /// The voice path with a recogniser that hears the takes as `heard` says, in turn.
-    static func path(heard: [([String], Double)] = []) -> VoicePath {
+    /// The voice pipeline with a recogniser that hears the takes as `heard` says, in turn.
+    static func factory(heard: [([String], Double)] = []) -> VoiceFactory {
         var settings = Settings()
         settings.denoise = .off
-        return VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
+        return VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
                          recognizer: { _, _ in FakeRecognizer(heard) })
     }
 
@@ -24,7 +24,7 @@ import VshTestSupport
     ) throws -> (TakeRecorder.Ending, Int, [TakeRecorder.Event]) {
         var keys = keys[...]
         var events: [TakeRecorder.Event] = []
-        let (ending, next) = try TakeRecorder(path: path(heard: heard), takes: takes).run(
+        let (ending, next) = try TakeRecorder(factory: factory(heard: heard), takes: takes).run(
             source: FakeAudioSource(audio), script: script, asking: asking ?? Array(script.indices),
             shouldStop: { keys.popFirst() ?? nil }, event: { if case .level = $0 {} else { events.append($0) } })
         return (ending, next, events)

@@ -163,7 +163,7 @@ import VshTestSupport
     }
 }
 
-/// A DC offset is no sound: the voice path hears the same utterances with or without it.
+/// A DC offset is no sound: the voice pipeline hears the same utterances with or without it.
 @Suite struct DCOffsetTests {
     @Test func theBlockerRemovesAnOffsetAndKeepsSpeech() {
         var offset = [Int16](repeating: 2_000, count: 16_000)

@@ -126,7 +126,7 @@ import VshTestSupport
         #expect(u.latency >= 0.12 && u.latency < 0.2)
     }
 
-    /// As the settings build it (`VoicePath`, the defaults): an early end needs a command
+    /// As the settings build it (`VoiceFactory`, the defaults): an early end needs a command
     /// vsh is sure of, not only one over the run threshold; the likely one waits and runs
     /// after the full hangover.
     @Test func theDefaultsEndEarlyOnlyWhenSure() throws {
@@ -134,9 +134,9 @@ import VshTestSupport
             var settings = Settings()
             settings.denoise = .off
             let recognizer = FakeRecognizer([(["help"], confidence), (["help"], confidence)])
-            let path = VoicePath(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
+            let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
             let grammar = VoiceGrammar(registry: Builtins.registry())
-            let pipeline = path.commandPipeline(
+            let pipeline = factory.commandPipeline(
                 source: FakeAudioSource(TestSignal.bursts([1.0, 0.6, 1.5])), recognizer: recognizer,
                 isFinal: grammar.isFinal)
             return Self.utterances(of: pipeline).first

@@ -190,7 +190,7 @@ package struct TrainCommand: ShellCommand {
     }
 
     /// The last round of learning from use in a sentence.
-    static func describe(_ check: LearningRound.Check) -> String {
+    static func describe(_ check: LearningRound.Report) -> String {
         String(format: "Checked on %d of your commands it was not adapted on: the model in use heard %.0f%% right, the one adapted on your newer commands %.0f%%; ",
                check.takes, 100 * check.before, 100 * check.after)
             + (check.replaced ? "the new one is in use ('undo' brings back the one before)." : "the model in use stays.")
@@ -247,7 +247,7 @@ package struct TrainCommand: ShellCommand {
             let learning = session.settings.learnFromUse
             context.output.line("Learning from use: " + (learning ? "on" : "off (voice.learn_from_use)")
                 + "; adapted on \((model.learnedFromUse ?? []).count) of your commands, \(LearningRound.unlearned(fromUse, model: model).count) kept and not yet learnt.")
-            if let check = LearningRound.lastCheck(takes) {
+            if let check = LearningRound.lastReport(takes) {
                 context.output.line("Last round (\(check.date.prefix(10))): " + Self.describe(check))
             }
         }
@@ -307,7 +307,7 @@ package struct TrainCommand: ShellCommand {
                     json.field("frames_per_phone_floor", model.gates.framesPerPhoneFloor)
                     json.field("learned_from_use", integer: (model.learnedFromUse ?? []).count)
                     json.field("unlearned", integer: LearningRound.unlearned(kept.filter(\.isFromUse), model: model).count)
-                    if let check = LearningRound.lastCheck(takes) {
+                    if let check = LearningRound.lastReport(takes) {
                         json.key("last_learning")
                         json.object { json in
                             json.field("date", check.date)
@@ -377,7 +377,7 @@ package struct TrainCommand: ShellCommand {
             context.output.line("Type r and Enter to say the last phrase again, s and Enter to skip one, Enter alone to stop (what you said is kept).")
             let live = context.hasStatusLine
             var current = ""
-            let recorder = TakeRecorder(path: voice.path, takes: takes)
+            let recorder = TakeRecorder(factory: voice.factory, takes: takes)
             let enrolment = session.training.map { services in
                 // The configured gate: nothing is calibrated yet, and the takes are the person's.
                 let gate = Gate(settings: session.settings)

@@ -1,11 +1,11 @@
 import VshCore
 
-/// The voice path as the settings make it: the one place that decides the front end and
+/// The voice pipeline as the settings make it: the one place that decides the front end and
 /// when its audio is used, the endpointer, and how a command recogniser is loaded. `vsh
 /// listen`, `vsh transcribe`, `record` and the prompt's listener all build their
 /// pipelines here. The real parts (SpeexDSP, PocketSphinx) come in through the two
-/// factories (`VoicePath.system` in VshAudio); tests pass fakes.
-package struct VoicePath {
+/// factories (`VoiceFactory.system` in VshAudio); tests pass fakes.
+package struct VoiceFactory {
     package let settings: Settings
     /// Makes a front end that suppresses noise and/or controls gain.
     let makeFrontEnd: (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor

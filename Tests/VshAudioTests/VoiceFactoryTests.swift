@@ -5,9 +5,9 @@ import VshTestSupport
 @testable import VshAudio
 import VshVoice
 
-/// The whole voice path with its real parts: ALSA capture, SpeexDSP, the endpointer and
+/// The whole voice pipeline with its real parts: ALSA capture, SpeexDSP, the endpointer and
 /// PocketSphinx, over human recordings.
-@Suite struct VoicePathTests {
+@Suite struct VoiceFactoryTests {
     static let model = Settings().modelDirectory
 
     /// Cards and "go forward" in one grammar, so one stream can hold both.

@@ -2,11 +2,11 @@ import Foundation
 import VshCore
 import VshVoice
 
-extension VoicePath {
-    /// The voice path with the real parts: SpeexDSP for the front end, PocketSphinx (its
+extension VoiceFactory {
+    /// The voice pipeline with the real parts: SpeexDSP for the front end, PocketSphinx (its
     /// log in `paths.state`) for command recognition.
-    package static func system(settings: Settings, paths: Paths) -> VoicePath {
-        VoicePath(
+    package static func system(settings: Settings, paths: Paths) -> VoiceFactory {
+        VoiceFactory(
             settings: settings,
             frontEnd: { denoise, gainControl in
                 SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: gainControl))
