@@ -130,7 +130,7 @@ import VshTestSupport
         #expect(refusal?.description.contains("nothing was recorded") == true, "\(String(describing: refusal))")
         #expect(try store.drafts().drafts.map(\.id) == [result.draft.id])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("store/drafts")).sorted()
-                    == ["json", "txt", "wav"].map { result.draft.id + "." + $0 })
+                    == ["txt", "wav", "words"].map { result.draft.id + "." + $0 })
     }
 
     /// A recording whose dictation model does not load cannot start either: the error is

@@ -27,6 +27,62 @@ import Testing
         #expect(throws: CommandError.self) { try f.store.save(found, title: nil) }
     }
 
+    /// Each utterance's words are appended to the draft as a line, never rewritten: what
+    /// was written down stays byte for byte, and a line torn by a kill is left out while
+    /// the lines before it, and those appended after it, read whole.
+    @Test func aDraftsWordsAreAppendedAndATornLineIsLeftOut() throws {
+        let f = StoreFixture()
+        var draft = try f.store.beginDraft(quality: .medium, sampleRate: 16000, source: "test")
+        let file = f.path + "/drafts/\(draft.id).words"
+        draft.append([RecognizedWord(word: "buy", start: 0.1, end: 0.3, confidence: 0.9)])
+        draft = try f.store.updateDraft(draft, duration: 1.0)
+        let first = try #require(f.directory.read("store/drafts/\(draft.id).words"))
+        #expect(first == "{\"seconds\":1,\"text\":\"buy\",\"words\":[{\"word\":\"buy\",\"start\":0.1,\"end\":0.3,\"confidence\":0.9}]}\n")
+        draft.append([RecognizedWord(word: "milk", start: 1.2, end: 1.5, confidence: 0.8)])
+        draft = try f.store.updateDraft(draft, duration: 2.0)
+        let second = try #require(f.directory.read("store/drafts/\(draft.id).words"))
+        #expect(second.hasPrefix(first) && second.split(separator: "\n").count == 2, "appended: \(second)")
+        // Killed while appending: half a line at the end.
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"seconds\":3,\"text\":\"and br".utf8))
+        handle.closeFile()
+        let found = try #require(try f.makeStore().draft(draft.id))
+        #expect(found.transcript == "buy milk" && found.words.map(\.word) == ["buy", "milk"])
+        #expect(found.transcribedSeconds == 2.0)
+        // Recording goes on after the torn line: the next line stands on its own.
+        var again = found
+        again.append([RecognizedWord(word: "eggs", start: 3.1, end: 3.4, confidence: 0.7)])
+        _ = try f.store.updateDraft(again, duration: 4.0)
+        let later = try #require(try f.makeStore().draft(draft.id))
+        #expect(later.transcript == "buy milk eggs" && later.transcribedSeconds == 4.0, "\(later.transcript)")
+        // A transcript replaced (save transcribing what a crash left) is written anew.
+        _ = try f.store.updateDraft(later, transcript: "all of it", words: [], duration: 4.5)
+        #expect(f.directory.read("store/drafts/\(draft.id).words")
+                == "{\"seconds\":4.5,\"text\":\"all of it\",\"words\":[]}\n")
+        let saved = try f.store.save(try #require(try f.makeStore().draft(draft.id)), title: nil)
+        #expect(saved.title == "all of it")
+        #expect(!FileManager.default.fileExists(atPath: file), "saving removes the draft's words")
+    }
+
+    /// A draft an earlier vsh wrote (its transcript in the `.txt`, its words in the `.json`,
+    /// no `.words`) still reads and saves.
+    @Test func aDraftOfAnEarlierVshStillReads() throws {
+        let f = StoreFixture()
+        let draft = try f.store.beginDraft(quality: .medium, sampleRate: 16000, source: "test")
+        let base = f.path + "/drafts/" + draft.id
+        let header = try #require(f.directory.read("store/drafts/\(draft.id).txt"))
+        let older = header.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("Duration:") ? "Duration: 2.5" : String($0) }.joined(separator: "\n")
+        try (older + "an old note\n")
+            .write(toFile: base + ".txt", atomically: true, encoding: .utf8)
+        try "{\"words\":[{\"word\":\"an\",\"start\":0.1,\"end\":0.2,\"confidence\":0.9}]}\n"
+            .write(toFile: base + ".json", atomically: true, encoding: .utf8)
+        let found = try #require(try f.makeStore().draft(draft.id))
+        #expect(found.transcript == "an old note" && found.words.map(\.word) == ["an"])
+        #expect(found.transcribedSeconds == 2.5)
+    }
+
     @Test func aWavOnlyDraftFromACrashIsListedAndSaved() throws {
         let f = StoreFixture()
         try FileManager.default.createDirectory(atPath: f.path + "/drafts", withIntermediateDirectories: true)

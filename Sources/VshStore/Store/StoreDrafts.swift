@@ -2,8 +2,9 @@ import Foundation
 import VshAudioFiles
 import VshCore
 
-/// A recording lives in `drafts/<id>.{wav,txt,json}` from the moment it starts, so a
-/// crash or `kill -9` leaves a draft to recover; `save` moves it into the store.
+/// A recording lives in `drafts/<id>.{wav,txt,words}` from the moment it starts, so a
+/// crash or `kill -9` leaves a draft to recover; `save` moves it into the store. Its words
+/// are appended as each utterance ends (`<id>.words`, FORMAT.md), never rewritten.
 extension TranscriptStore {
     /// An unsaved recording.
     package struct Draft: Sendable, Equatable {
@@ -22,6 +23,10 @@ extension TranscriptStore {
         /// Seconds of audio the transcript covers: the recorder writes the draft's words
         /// and this as each utterance ends, so after a crash the audio runs on past it.
         package var transcribedSeconds: Double = 0
+        /// How many of `words` (and how much of `transcript`) are written down already:
+        /// `updateDraft` appends the rest.
+        var writtenWords = 0
+        var writtenTranscript = ""
 
         /// Whether audio was recorded after the last words were written down (vsh was
         /// killed mid-sentence): `save` transcribes it before saving.
@@ -56,20 +61,26 @@ extension TranscriptStore {
         }
     }
 
-    /// Records the transcript so far (the `.txt` and `.json` of the draft).
+    /// Records the transcript so far as `transcript` and `words`: appended when they go
+    /// on from what is written down, else the draft's words are written anew (a draft's
+    /// transcript replaced, as when `save` transcribes what a crash left).
     @discardableResult
     package func updateDraft(_ draft: Draft, transcript: String, words: [RecognizedWord], duration: Double) throws -> Draft {
         var draft = draft
+        if !(words.starts(with: draft.words.prefix(draft.writtenWords)) && transcript.hasPrefix(draft.writtenTranscript)) {
+            (draft.writtenWords, draft.writtenTranscript) = (0, "")
+        }
         draft.transcript = transcript
         draft.words = words
         return try updateDraft(draft, duration: duration)
     }
 
-    /// Records the draft's words as they are (`Draft.append` adds each utterance's), with
-    /// `duration` seconds recorded and written down. The `.txt` and `.json` are each
-    /// replaced whole and atomically: neither can be appended to and stay whole at every
-    /// moment (the `.txt`'s header holds the seconds written down, the `.json` is one
-    /// object), and a draft must read whole after a kill at any instant.
+    /// Records the draft's words (`Draft.append` adds each utterance's), with `duration`
+    /// seconds recorded and written down: one line appended to `<id>.words` with the
+    /// words and text since the last, and the seconds. A kill during the append leaves at
+    /// most a torn last line, which the reader leaves out: the draft reads whole at every
+    /// instant. The first line, and words that do not go on from those written down
+    /// (`updateDraft(_:transcript:words:duration:)`), write the file anew, atomically.
     @discardableResult
     package func updateDraft(_ draft: Draft, duration: Double) throws -> Draft {
         var draft = draft
@@ -77,8 +88,18 @@ extension TranscriptStore {
         draft.transcribedSeconds = duration
         try StoreLock.changing(directory, recover: recover) {
             guard StoreFiles.isDirectory(draftsDirectory) else { throw CommandError("the drafts directory \(draftsDirectory) has gone") }
-            try write(draft)
+            let file = draftsDirectory + "/" + draft.id + ".words"
+            if draft.writtenWords == 0 && draft.writtenTranscript.isEmpty || !StoreFiles.exists(file) {
+                try AtomicFile.write(DraftWords.line(seconds: duration, text: draft.transcript, words: draft.words), to: file)
+            } else {
+                var text = String(draft.transcript.dropFirst(draft.writtenTranscript.count))
+                if text.hasPrefix(" ") { text.removeFirst() }
+                try DraftWords.append(
+                    DraftWords.line(seconds: duration, text: text, words: Array(draft.words[draft.writtenWords...])), to: file)
+            }
         }
+        draft.writtenWords = draft.words.count
+        draft.writtenTranscript = draft.transcript
         return draft
     }
 
@@ -110,6 +131,7 @@ extension TranscriptStore {
             try AtomicFile.write(text, to: path(draft.id + ".txt"))
             changes.append(StoreIndex.Change(name: draft.id, state: .file(Array(text.utf8), hasAudio: hasAudio)))
             unlink(base + ".txt")
+            unlink(base + ".words")
             unlink(base + ".json")
             return Item(
                 id: draft.id, title: header.title!, created: draft.created, duration: header.duration ?? 0,
@@ -155,7 +177,7 @@ extension TranscriptStore {
         for id in ids.sorted() {
             if StoreFiles.exists(path(id + ".txt")) {
                 try change { _ in
-                    for ext in [".txt", ".json"] { unlink(draftsDirectory + "/" + id + ext) }
+                    for ext in [".txt", ".words", ".json"] { unlink(draftsDirectory + "/" + id + ext) }
                 }
                 continue
             }
@@ -197,13 +219,21 @@ extension TranscriptStore {
             return StoreDate(seconds: local - Int64(offset), offset: offset)
         } ?? StoreDate(Self.modified(base + ".wav") ?? now, timeZone: timeZone)
         let rate = header?.sampleRate ?? wave?.sampleRate ?? Quality.medium.sampleRate
-        let draft = Draft(
+        // The words as appended (`<id>.words`); a draft of an earlier vsh has them in its
+        // `.txt` and `.json`, the seconds written down in the header.
+        var words = WordTimings.read(base + ".json") ?? []
+        var transcribed = header?.duration ?? 0
+        if let appended = DraftWords.read(base + ".words") {
+            (text, words, transcribed) = (appended.text, appended.words, appended.seconds)
+        }
+        var draft = Draft(
             id: id, audioPath: base + ".wav", created: created,
             quality: header?.quality.flatMap(Quality.init(rawValue:))
                 ?? Quality.allCases.first { $0.sampleRate == rate } ?? .medium,
             sampleRate: rate, source: header?.source ?? "unknown",
-            duration: wave?.seconds ?? header?.duration ?? 0, transcript: text,
-            words: WordTimings.read(base + ".json") ?? [], transcribedSeconds: header?.duration ?? 0)
+            duration: wave?.seconds ?? transcribed, transcript: text, words: words, transcribedSeconds: transcribed)
+        draft.writtenWords = words.count
+        draft.writtenTranscript = text
         return (draft, damage)
     }
 
@@ -216,10 +246,9 @@ extension TranscriptStore {
         return places.contains { dir in [".txt", ".wav", ".json"].contains { StoreFiles.exists(dir + "/" + id + $0) } }
     }
 
+    /// The draft's header, once, as it begins; its words go to `<id>.words` (`updateDraft`).
     private func write(_ draft: Draft) throws {
-        let base = draftsDirectory + "/" + draft.id
-        try AtomicFile.write(Self.header(of: draft).rendered(text: draft.transcript), to: base + ".txt")
-        if !draft.words.isEmpty { try AtomicFile.write(WordTimings.json(draft.words), to: base + ".json") }
+        try AtomicFile.write(Self.header(of: draft).rendered(text: ""), to: draftsDirectory + "/" + draft.id + ".txt")
     }
 
     private static func header(of draft: Draft) -> TranscriptHeader {

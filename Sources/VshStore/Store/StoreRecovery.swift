@@ -84,6 +84,7 @@ extension TranscriptStore {
                     notices.append("finished saving \(id) (the save was cut short)")
                 }
                 unlink(base + ".txt")
+                unlink(base + ".words")
                 unlink(base + ".json")
                 if Self.sameFile(base + ".wav", path(id + ".wav")) { unlink(base + ".wav") }
                 continue
