@@ -20,6 +20,10 @@ over their own room noise by the pauses of conversation (log-normal, median 0.35
   - read: the librivox sentences (one reader, in both folds);
   - synthetic: espeak-ng and flite voices reading bench/data/talk.txt, everyday talk full
     of command words ("save me a seat", "play it again"): a regression check, not real.
+Of all talk, the pieces said alone (2 s or more of quiet before them) are also counted on
+their own: false runs per hour of those pieces and the quiet before each (issue 35: a
+lone digit ran `play 5`). With --alone, the words and digits are also joined by 2 to 3 s
+of quiet every time (words-alone, digits-alone), reported apart from the talk.
 Spoken to vsh (what must run): each clip after 2 to 3 s of quiet, as a person speaks to
 vsh: "stop" (Speech Commands), the user's words (Speech Commands), "alexa" (no speaker
 ids: measured in every fold, fitted on never).
@@ -126,7 +130,7 @@ def sc_speaker(path):
     return stem.split("_")[1] if "/_unknown_/" in path else stem.split("_")[0]
 
 
-def build(cache, fold, quick):
+def build(cache, fold, quick, alone=False):
     """The streams of `fold`: {name: (path, seconds, kind, spans, expected)} where kind is
     talk or spoken, and expected the command each span of a spoken stream should run."""
     out = os.path.join(cache, VERSION, f"fold{fold}" + ("-quick" if quick else ""))
@@ -148,11 +152,14 @@ def build(cache, fold, quick):
     def mine(paths, speaker):
         return [p for p in paths if fold_of(speaker(p)) == fold and keep(speaker(p))]
 
-    def talk(paths, cut=True):
+    def talk(paths, cut=True, gap=pause):
         pieces = [read_audio(p, RATE) for p in paths]  # sox converts fsdd's 8 kHz
         pieces = [speech_only(x, RATE) if cut else x for x in pieces]
-        audio, spans = join(pieces, os.path.basename(paths[0]) + str(len(paths)))
+        audio, spans = join(pieces, os.path.basename(paths[0]) + str(len(paths)), gap=gap)
         return audio, spans, []
+
+    def quiet(rng):
+        return float(rng.uniform(2.0, 3.0))
 
     not_commands = [w for w in ["yes", "no", "up", "down", "left", "right", "on", "off", "go"]]
     words = [p for w in not_commands for p in clips(w)]
@@ -168,6 +175,10 @@ def build(cache, fold, quick):
     digits.sort(key=lambda p: zlib.crc32(p.encode()))
     if digits:
         stream("digits", "talk", lambda: talk(digits))
+    if alone:
+        stream("words-alone", "alone", lambda: talk(words, gap=quiet))
+        if digits:
+            stream("digits-alone", "alone", lambda: talk(digits, gap=quiet))
     noise = mine(clips("_silence_"), lambda p: "silence-" + os.path.basename(p))
     stream("noise", "talk", lambda: talk(noise, cut=False))
     stream("read", "talk", lambda: talk([p for p, _ in librivox()], cut=False))
@@ -323,6 +334,7 @@ def main():
     ap.add_argument("--vsh-config", default=None, help="a vsh.toml for vsh (settings to try)")
     ap.add_argument("--no-stock", action="store_true", help="skip the stock baselines")
     ap.add_argument("--no-wake", action="store_true", help="skip attention \"wake\" (the wake phrase \"alexa\")")
+    ap.add_argument("--alone", action="store_true", help="also the words and digits each after 2 to 3 s of quiet")
     ap.add_argument("--kws-threshold", default="1e-20", help="stock keyword spotting's threshold for \"alexa\"")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-attention"))
     ap.add_argument("--jobs", type=int, default=2)
@@ -349,7 +361,7 @@ def main():
         if not args.no_stock:
             tools.append(("stock kws", lambda p: run_kws(p, args.kws_threshold)))
     for fold in args.fold or [0, 1]:
-        streams = build(args.cache, fold, args.quick)
+        streams = build(args.cache, fold, args.quick, args.alone)
         if args.trained:
             streams = same_microphone(streams, args.trained, args.cache)
         jobs = [(tool, name) for tool, _ in tools for name in streams]
@@ -360,6 +372,35 @@ def main():
             json.dump({f"{t}/{n}": results[(t, n)] for t, n in results}, open(args.keep + f".fold{fold}.json", "w"))
     print(f"\ntotal wall {time.perf_counter() - started:.0f} s; streams in {args.cache}")
     save("attention" + (f"-trained-{os.path.basename(os.path.normpath(args.trained))}" if args.trained else ""))
+
+
+ALONE = 2.0  # seconds of quiet before a piece said alone
+
+
+def said_alone(spans):
+    """{index: seconds} of the pieces after ALONE s of quiet or more, each counting its
+    piece and the quiet before it."""
+    out = {}
+    for i, (a, b) in enumerate(spans):
+        before = a - (spans[i - 1][1] if i else 0.0)
+        if before >= ALONE:
+            out[i] = b - a + before
+    return out
+
+
+def piece_of(u, spans):
+    """The index of the first piece the utterance overlaps (0.3 s either side), or None."""
+    for i, (a, b) in enumerate(spans):
+        if u["start"] < b + 0.3 and u["end"] > a - 0.3:
+            return i
+    return None
+
+
+def alone_runs(us, spans):
+    """(runs on pieces said alone, hours of those pieces with their quiet)."""
+    alone = said_alone(spans)
+    runs = sum(u["decision"] == "run" and piece_of(u, spans) in alone for u in us)
+    return runs, sum(alone.values()) / 3600, len(alone)
 
 
 def report(fold, streams, results, tools, quick, trained=False):
@@ -386,6 +427,19 @@ def report(fold, streams, results, tools, quick, trained=False):
         asks = sum(u["decision"] in ("confirm", "choose") for n in talk for u in results[(t, n)])
         cells.append(f"**{runs / hours:.1f}/h** ({runs} runs, {asks / hours:.1f} asks/h)")
     rows.append(["false runs per hour of talk", *cells])
+    cells, pieces = [], 0
+    for t in tools:
+        got = [alone_runs(results[(t, n)], streams[n][3]) for n in talk]
+        runs, h, pieces = sum(g[0] for g in got), sum(g[1] for g in got), sum(g[2] for g in got)
+        cells.append(f"**{runs / max(h, 1e-9):.1f}/h** ({runs} runs in {h * 60:.1f} min)")
+    rows.append([f"of it said alone (≥ {ALONE:.0f} s quiet before; {pieces} pieces)", *cells])
+    for n in [n for n, s in streams.items() if s[2] == "alone"]:
+        mins = streams[n][1] / 60
+        cells = []
+        for t in tools:
+            runs = sum(u["decision"] == "run" for u in results[(t, n)])
+            cells.append(f"**{runs / mins * 60:.1f}/h** ({runs} runs in {mins:.1f} min)")
+        rows.append([f"alone: {n}, every piece after 2-3 s ({len(streams[n][3])} pieces)", *cells])
     for n, s in streams.items():
         if s[2] != "spoken":
             continue
@@ -414,6 +468,10 @@ def report(fold, streams, results, tools, quick, trained=False):
             if t == "vsh":
                 headline(f"fold {fold}, trained on someone else: runs per hour of other people's speech", f"{runs / all_hours:.1f}/h")
     for t in tools:
+        alone = [n for n, s in streams.items() if s[2] == "alone"]
+        for n in alone:
+            by = collections.Counter(command_of(u["line"]) for u in results[(t, n)] if u["decision"] == "run")
+            print(f"{t} false runs on {n} by command: " + (", ".join(f"{c} {k}" for c, k in by.most_common()) or "none"))
         by = collections.Counter(command_of(u["line"]) for n in talk for u in results[(t, n)] if u["decision"] == "run")
         print(f"{t} false runs by command: " + (", ".join(f"{c} {k}" for c, k in by.most_common()) or "none"))
         stopped = collections.Counter(u["stopped_by"] for n in talk for u in results[(t, n)] if u["decision"] == "ignore")

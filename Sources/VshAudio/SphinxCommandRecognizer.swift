@@ -20,10 +20,17 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// more CPU a decode): `VSH_WORD_RATIOS=1` in the environment
         /// (research/recognition/VERIFY.md).
         package var checksWords = false
-        package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false) {
+        /// The JSGF weight at which a word of the grammar that is no phrase alone ("five",
+        /// "play") may be heard alone, as no command (`OtherWords.lone`); nil: it may not,
+        /// and a lone "five" runs `play 5` (research/recognition/LONE_WORDS.md). Research
+        /// may set another with `VSH_LONE_WEIGHT` (`off` for nil).
+        package var loneWordWeight: String? = OpenGrammar.weight
+        package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
+                     loneWordWeight: String? = OpenGrammar.weight) {
             self.model = model
             self.scoresSpeaker = scoresSpeaker
             self.checksWords = checksWords
+            self.loneWordWeight = loneWordWeight
         }
     }
 
@@ -36,6 +43,10 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     private let speaker: SpeakerScorer?
     /// The everyday words the commands compete with: a phrase with one of them is no command.
     private let otherWords: Set<String>
+    /// The grammar's words that may be heard alone (`OtherWords.lone`): words heard with
+    /// one of them that are no phrase are no command, as with an other word; "five" in
+    /// `play five` is part of a phrase and counts for nothing.
+    private let loneWords: Set<String>
     /// Whether words are a whole phrase of the grammar (true for any when the grammar is
     /// one `JSGFPattern` cannot read).
     private let isPhrase: @Sendable ([String]) -> Bool
@@ -56,11 +67,15 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // The grammar's whole phrases: the n-best list also holds paths cut short ("what"
         // of "what time is it", at the best phrase's score), which are no runner-up.
         let phrases = JSGFPattern.parse(jsgf)
-        isPhrase = { words in phrases.map { $0.match(words) != nil } ?? true }
+        let isPhrase: @Sendable ([String]) -> Bool = { words in phrases.map { $0.match(words) != nil } ?? true }
+        self.isPhrase = isPhrase
         let others = OtherWords.against(vocabulary, in: known)
         otherWords = Set(others + [OpenGrammar.ballast])
+        let lone = settings.loneWordWeight == nil || phrases == nil ? [] : OtherWords.lone(in: vocabulary, isPhrase: isPhrase)
+        loneWords = Set(lone)
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
-        let open = OpenGrammar.jsgf(jsgf, otherWords: others)
+        let open = OpenGrammar.jsgf(jsgf, otherWords: others, loneWords: lone,
+                                    loneWeight: settings.loneWordWeight ?? OpenGrammar.weight)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         let dictPath = workDirectory + "/commands-\(getpid()).dict"
         try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)
@@ -142,7 +157,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // same score as "seven of clubs"), which contests nothing. Hearing nothing does.
         let runnerUp = commands.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
             .map { top - Double($0.score) }
-        let other = best.first(where: otherWords.contains)
+        let other = best.first(where: otherWords.contains) ?? (isPhrase(best) ? nil : best.first(where: loneWords.contains))
         // Each word against the phone loop over the same frames, for what could run
         // something. Read after the n-best list: the phone loop's decode replaces the
         // grammar's lattice.

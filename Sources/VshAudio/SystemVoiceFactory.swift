@@ -13,9 +13,11 @@ extension VoiceFactory {
             },
             recognizer: { jsgf, vocabulary in
                 PocketSphinxLog.send(to: paths.recognizerLog)
+                let environment = ProcessInfo.processInfo.environment
+                let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.weight
                 return try SphinxCommandRecognizer(
                     settings: .init(model: SpeechModel(settings: settings, paths: paths),
-                                    checksWords: ProcessInfo.processInfo.environment["VSH_WORD_RATIOS"] == "1"),
+                                    checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
             },
             model: { SpeechModel(settings: settings, paths: paths).adaptationDescription })

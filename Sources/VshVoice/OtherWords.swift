@@ -33,6 +33,15 @@ package enum OtherWords {
         return words
     }
 
+    /// The words of `vocabulary` that are no whole phrase on their own (`isPhrase`): a
+    /// slot's value ("five" of `play 5`) or a carrier ("play"). Without them among the
+    /// words that compete, a lone "five" had no reading but a command, and the search put
+    /// "play" in where nothing was said (issue 35). A word that is a phrase by itself (a
+    /// one-word command, an answer, a one-word wake phrase) is not one of them. Sorted.
+    package static func lone(in vocabulary: Set<String>, isPhrase: ([String]) -> Bool) -> [String] {
+        vocabulary.filter { !isPhrase([$0]) }.sorted()
+    }
+
     /// Every word `against` may choose from, and the grammar's ballast: what the
     /// dictionary has to load.
     package static var candidates: Set<String> { Set(byLikelihood + [OpenGrammar.ballast]) }
@@ -59,9 +68,13 @@ package enum OpenGrammar {
     package static let ballast = "antidisestablishmentarianism"
 
     /// `jsgf` with its public rules made private and one new public rule: any of them, or
-    /// one of `otherWords` and optionally a second, each weighted. PocketSphinx decodes a
-    /// grammar's first public rule only, so the grammar's own rules are all kept.
-    package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight) -> String {
+    /// one of `otherWords` and optionally a second, each weighted. `loneWords` (words of
+    /// the grammar that are no phrase alone, `OtherWords.lone`) join the other words at
+    /// `loneWeight`: said alone, such a word is heard as itself, no command; said with the
+    /// rest of its phrase, the phrase wins, as it carries no weight at all. PocketSphinx
+    /// decodes a grammar's first public rule only, so the grammar's own rules are all kept.
+    package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight,
+                             loneWords: [String] = [], loneWeight: String = weight) -> String {
         var publicRules: [String] = []
         var text = ""
         var rest = Substring(jsgf)
@@ -82,7 +95,8 @@ package enum OpenGrammar {
         guard !publicRules.isEmpty, !otherWords.isEmpty else { return jsgf }
         if !text.hasSuffix("\n") { text += "\n" }
         text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"]).joined(separator: " | ") + ";\n"
-        let word = "/1/ \(ballast) | " + otherWords.map { "/\(weight)/ \($0)" }.joined(separator: " | ")
+        let word = "/1/ \(ballast) | " + (otherWords.map { "/\(weight)/ \($0)" } + loneWords.map { "/\(loneWeight)/ \($0)" })
+            .joined(separator: " | ")
         text += "<vsh_other> = (\(word)) [<vsh_other_more>];\n"
         text += "<vsh_other_more> = \(word);\n"
         return text

@@ -50,6 +50,23 @@ import VshSpoken
         #expect(open.components(separatedBy: "public <").count == 2, "one public rule")
     }
 
+    /// A slot's value and a carrier ("five", "play" of `play five`) may be heard alone, as
+    /// no command; a word that is a whole phrase by itself (a one-word command, an answer)
+    /// may not, or it would compete with itself.
+    @Test func wordsThatAreNoPhraseAloneMayBeHeardAlone() throws {
+        let jsgf = """
+            #JSGF V1.0;
+            grammar g;
+            public <a> = play <digit> | list | yes | go [home];
+            <digit> = one | five;
+            """
+        let pattern = try #require(JSGFPattern.parse(jsgf))
+        let lone = OtherWords.lone(in: ["play", "one", "five", "list", "yes", "go", "home"]) { pattern.match($0) != nil }
+        #expect(lone == ["five", "home", "one", "play"])
+        let open = OpenGrammar.jsgf(jsgf, otherWords: ["dog"], weight: "1e-9", loneWords: lone, loneWeight: "1e-8")
+        #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-8/ five | /1e-8/ home | /1e-8/ one | /1e-8/ play;"))
+    }
+
     @Test func aGrammarWithoutPublicRulesIsLeftAsItIs() {
         let jsgf = "#JSGF V1.0;\ngrammar g;\n<a> = go;\n"
         #expect(OpenGrammar.jsgf(jsgf, otherWords: ["dog"]) == jsgf)
