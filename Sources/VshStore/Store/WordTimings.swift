@@ -46,26 +46,22 @@ enum DraftWords {
         "{\"seconds\":\(JSON.number(seconds)),\"text\":\(JSON.string(text)),\"words\":\(WordTimings.array(words))}\n"
     }
 
-    /// Appends `line` to `path` and makes it durable. A line torn by an earlier failure is
-    /// ended first, so it stands alone and the reader leaves it out.
+    /// Appends `line` to `path` and makes it durable, through the store's one write loop
+    /// (`PositionalWrite`; the store's lock keeps appends one at a time). A line torn by
+    /// an earlier failure is ended first, so it stands alone and the reader leaves it out.
     static func append(_ line: String, to path: String) throws {
-        let fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.current("cannot write \(path)", path: path) }
         defer { close(fd) }
         var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError.current("cannot write \(path)", path: path) }
+        let end = Int(info.st_size)
         var bytes = Array(line.utf8)
-        if fstat(fd, &info) == 0, info.st_size > 0 {
-            var last: UInt8 = 0
-            if pread(fd, &last, 1, off_t(info.st_size - 1)) == 1, last != 10 { bytes.insert(10, at: 0) }
+        var last: UInt8 = 10
+        if end > 0, pread(fd, &last, 1, off_t(end - 1)) == 1, last != 10 { bytes.insert(10, at: 0) }
+        guard bytes.withUnsafeBytes({ PositionalWrite.all(fd, $0, at: end) }), fsync(fd) == 0 else {
+            throw FileError.current("cannot write \(path)", path: path)
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw FileError.current("cannot write \(path)", path: path) }
-            written += n
-        }
-        guard fsync(fd) == 0 else { throw FileError.current("cannot write \(path)", path: path) }
     }
 
     /// The text (each line's, a space between), the words and the last seconds of the
