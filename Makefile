@@ -35,34 +35,39 @@ check: deps
 	VSH_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip VshEndToEndTests --skip VshFuzzTests
 
 # Each benchmark writes its headline figures to .build/bench-results/ (bench/lib/results.py);
-# the last step prints them as one table and appends it to bench/RESULTS.md.
+# the last step prints them as one table and appends it to bench/RESULTS.md. A full run
+# takes hours: one that stops resumes where it stopped when run again on the same commit
+# with a clean tree (bench/step.py); `make bench FRESH=1` starts over.
+STEP := python3 bench/step.py run
+bench: export VSH_BIN = $(CURDIR)/$(RELEASE_BIN)
 bench: deps bench-deps release
-	rm -rf .build/bench-results
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/shell.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/voice.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/real_speech.py --only sc --sc-grammar bench/real/speech-commands-50.gram \
+	python3 bench/step.py begin
+	$(STEP) shell python3 bench/shell.py
+	$(STEP) voice python3 bench/voice.py
+	$(STEP) real_speech python3 bench/real_speech.py
+	$(STEP) real_speech-sc50 python3 bench/real_speech.py --only sc --sc-grammar bench/real/speech-commands-50.gram \
 		--tools vsh,continuous --label sc50 --compare vsh
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/train.py --other-people
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/latency.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/invariance.py --clips 150
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/store.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/record.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/stop.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/dictation_final.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/commands_load.py --voice
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/prompt.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py
+	$(STEP) train python3 bench/train.py --other-people
+	$(STEP) latency python3 bench/latency.py
+	$(STEP) invariance python3 bench/invariance.py --clips 150
+	$(STEP) store python3 bench/store.py
+	$(STEP) record python3 bench/record.py
+	$(STEP) stop python3 bench/stop.py
+	$(STEP) dictation_final python3 bench/dictation_final.py
+	$(STEP) commands_load python3 bench/commands_load.py --voice
+	$(STEP) prompt python3 bench/prompt.py
+	$(STEP) attention python3 bench/attention.py
 	# After train (the speaker check off, the default): adapted on one fsdd speaker's takes
 	# (bench/train.py made them), the streams of the fold that speaker is not in.
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py --fold 0 --no-stock --no-wake --trained .build/bench-train/jackson-takes
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/attention.py --fold 1 --no-stock --no-wake --trained .build/bench-train/george-takes
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/gate.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/soak.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/faults.py
-	VSH_BIN=$(CURDIR)/$(RELEASE_BIN) python3 bench/device_faults.py
-	./bench/fuzz.sh
+	$(STEP) attention-fold0-trained python3 bench/attention.py --fold 0 --no-stock --no-wake --trained .build/bench-train/jackson-takes
+	$(STEP) attention-fold1-trained python3 bench/attention.py --fold 1 --no-stock --no-wake --trained .build/bench-train/george-takes
+	$(STEP) gate python3 bench/gate.py
+	$(STEP) soak python3 bench/soak.py
+	$(STEP) faults python3 bench/faults.py
+	$(STEP) device_faults python3 bench/device_faults.py
+	$(STEP) fuzz ./bench/fuzz.sh
 	python3 bench/summary.py
+	python3 bench/step.py end
 
 build:
 	$(SWIFT) build
