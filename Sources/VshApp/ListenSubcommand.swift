@@ -139,13 +139,16 @@ struct ListenSubcommand: ParsableCommand {
         case .wake: return "\(time)  wakes  (\(heard))"
         case .ignore:
             return "\(time)  rejected \"\(u.recognition.text)\" (" + String(format: "confidence %.2f", u.recognition.confidence)
-                + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "") + ")"
+                + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "")
+                + (verdict.missingWord.isEmpty ? "" : "; said without " + verdict.missingWord.map { "\"\($0)\"" }.listed("or")
+                    + " before it") + ")"
         }
     }
 
     /// One utterance as one JSON object, its fields in this order (bench/lib/vsh.py reads
     /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
-    /// else; `decided_at` (with --real-time) when, in seconds into the file.
+    /// else; `missing_word`, for a slot heard without its carrier, the words that would
+    /// have made it a command; `decided_at` (with --real-time) when, in seconds into the file.
     static func json(_ u: Utterance, _ verdict: Verdict, decidedAt: Double? = nil) -> String {
         JSONWriter.text { json in
             json.object { json in
@@ -179,6 +182,8 @@ struct ListenSubcommand: ParsableCommand {
                 json.field("quiet_before", u.segment.quietBefore.isFinite ? (u.segment.quietBefore * 100).rounded() / 100 : nil)
                 json.field("decision", verdict.kind.rawValue)
                 json.field("stopped_by", verdict.stoppedBy?.rawValue)
+                // Words heard that would be a command with one of these before them ("five").
+                if !verdict.missingWord.isEmpty { json.field("missing_word", strings: verdict.missingWord) }
                 if let decidedAt { json.field("decided_at", decidedAt) }
             }
         }

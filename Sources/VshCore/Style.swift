@@ -50,3 +50,12 @@ extension String {
         scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
     }
 }
+
+extension Array where Element == String {
+    /// The items as a sentence lists them: `a`, `a or b`, `a, b or c` (`conjunction` "or"
+    /// or "and").
+    package func listed(_ conjunction: String) -> String {
+        guard count > 1 else { return first ?? "" }
+        return dropLast().joined(separator: ", ") + " \(conjunction) " + last!
+    }
+}

@@ -24,10 +24,14 @@ package struct Verdict: Equatable, Sendable {
     package var line: String?
     /// What stopped it, for `ignore`.
     package var stoppedBy: Gate.Check?
+    /// For words heard that are no command but would be one with a word before them (a
+    /// slot without its carrier: "five"), those words ("code", "play", "show").
+    package var missingWord: [String] = []
 
-    package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil) {
+    package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = []) {
         self.kind = kind
         self.line = line
         self.stoppedBy = stoppedBy
+        self.missingWord = missingWord
     }
 }

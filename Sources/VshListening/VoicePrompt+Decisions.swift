@@ -85,7 +85,7 @@ extension VoicePrompt {
             notes.append(dim("(listening for a command)"))
             return nil
         }
-        if let check = judged.stoppedBy { return ignored(heard, judged, check, meant: isCommand, notes: &notes) }
+        if let check = judged.stoppedBy { return ignored(heard, judged, check, meant: isCommand, in: grammar, notes: &notes) }
         if judged.isSure, let best = meanings.first {
             question = nil
             switch best {
@@ -104,7 +104,9 @@ extension VoicePrompt {
             if case .command(let command) = meaning, unavailable(command) == nil { return command }
             return nil
         }
-        guard !commands.isEmpty else { return ignored(heard, judged, isCommand ? .doesNotApply : .noCommand, notes: &notes) }
+        guard !commands.isEmpty else {
+            return ignored(heard, judged, isCommand ? .doesNotApply : .noCommand, in: grammar, notes: &notes)
+        }
         guard standsAlone || attention != .always else {
             return ignored(heard, judged, .notStandAlone, meant: true, notes: &notes)
         }
@@ -183,14 +185,20 @@ extension VoicePrompt {
     /// stopped by how it was heard, `Gate.Check.isHearing`) says so in a short dim line, at
     /// most once every `unheardNoteSeconds`, so that a person who was not taken can tell
     /// vsh from a broken microphone while talk near it does not fill the screen; an answer
-    /// or the wake phrase says nothing here. `--verbose` shows every utterance.
+    /// or the wake phrase says nothing here. `--verbose` shows every utterance, and for
+    /// words that are no command but would be one with a word before them (a slot heard
+    /// without its carrier, "five"), which word was missing (`grammar`'s commands).
     /// Returns nil, the line that runs: none.
     private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
-                         notes: inout [String]) -> SpokenLine? {
-        lastVerdict = Verdict(.ignore, stoppedBy: check)
+                         in grammar: PromptGrammar? = nil, notes: inout [String]) -> SpokenLine? {
+        let words = heard.recognition.words.map(\.word)
+        let missing = check == .noCommand ? grammar?.commands.missingFirstWord(of: words) ?? [] : []
+        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: missing.map(\.word))
         let text = heard.recognition.text
         if options.verbose {
-            notes.append(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue))"))
+            let lacking = missing.isEmpty ? "" : "; said without the word before it, as in "
+                + missing.prefix(3).map { "\"\($0.word) \(text)\"" }.listed("or")
+            notes.append(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue)\(lacking))"))
             return nil
         }
         guard meant, check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,

@@ -43,6 +43,34 @@ package indirect enum SpokenPattern: Equatable, Sendable {
         }
     }
 
+    /// The words, not a slot's, that a phrase of the pattern can begin with: "play" for
+    /// `play <number>`, "show" and "list" for `(show | list) [all]`.
+    package var firstWords: Set<String> {
+        switch self {
+        case .word(let w): return [w]
+        case .alternatives(let items): return items.reduce(into: Set()) { $0.formUnion($1.firstWords) }
+        case .optional(let item): return item.firstWords
+        case .slot: return []
+        case .sequence(let items):
+            var words = Set<String>()
+            for item in items {
+                words.formUnion(item.firstWords)
+                if !item.canBeEmpty { break }
+            }
+            return words
+        }
+    }
+
+    /// Whether the pattern matches no words at all.
+    var canBeEmpty: Bool {
+        switch self {
+        case .word, .slot: false
+        case .optional: true
+        case .sequence(let items): items.allSatisfy(\.canBeEmpty)
+        case .alternatives(let items): items.contains(where: \.canBeEmpty)
+        }
+    }
+
     /// The pattern as a JSGF rule expansion (slots refer to the rules `<digit>`, `<number>`).
     package var jsgf: String {
         switch self {

@@ -98,6 +98,17 @@ package struct VoiceGrammar: CommandGrammar {
         return nil
     }
 
+    /// The words that, said before `words`, would have made them a command, each with the
+    /// command it makes, by word: "five" alone lacks `play`, `show` or `code`. Empty when
+    /// `words` are a command already or no one word before them makes one. What a person
+    /// is told when a slot is heard without its carrier (`--verbose`, `listen --json`).
+    package func missingFirstWord(of words: [String]) -> [(word: String, candidate: VoiceCandidate)] {
+        let clean = Self.clean(words)
+        guard !clean.isEmpty, interpret(clean) == nil else { return [] }
+        let firstWords = forms.reduce(into: Set<String>()) { $0.formUnion($1.pattern.firstWords) }
+        return firstWords.sorted().compactMap { word in interpret([word] + clean).map { (word, $0) } }
+    }
+
     /// Whether `words` are a whole command that no longer phrase begins with: the voice
     /// path may end the utterance as soon as they are heard ("save"), where a phrase that
     /// can grow ("stop", which may become "stop recording") waits for the full hangover.

@@ -72,6 +72,25 @@ import VshTestSupport
         }
     }
 
+    /// A number said on its own, after a pause, runs nothing and says which word it lacked:
+    /// it was heard as `play 5` before the lone words (issue 35). Said with its command it runs.
+    @Test func aLoneNumberRunsNothingAndNamesTheMissingWord() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let result = try vsh.run(["listen", "--json", "--from", try spoken("five", in: vsh, padding: (1, 1))])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let heard = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(heard.count == 1, "\(result.stdout)")
+        #expect(heard.first?["command"] as? String == nil, "\(result.stdout)")
+        #expect(heard.first?["text"] as? String == "five")
+        #expect(heard.first?["stopped_by"] as? String == "no-command")
+        let missing = heard.first?["missing_word"] as? [String] ?? []
+        #expect(missing.contains("play") && missing.contains("delete"), "missing_word: \(missing)")
+        #expect(try decisions(vsh, try spoken("play five", in: vsh, padding: (1, 1))) == ["play 5"])
+    }
+
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short
     /// command fits it: white, pink and brown noise of a quarter and of 0.4 s, in a quiet
     /// room, were heard as "up" at confidence 1 with the ten Speech Commands words, and pink

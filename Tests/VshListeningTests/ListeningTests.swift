@@ -294,6 +294,22 @@ import VshTestSupport
         #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10, confidence)"])
     }
 
+    /// A number heard on its own is no command: it runs nothing, and the verdict (what
+    /// `listen --json` reports) and `--verbose` say which word before it would have made
+    /// one. Other words that no one word completes say only that they are no command.
+    @Test func aSlotWithoutItsCarrierNamesTheMissingWord() {
+        let verbose = Fixture { $0.verbose = true }
+        #expect(Self.submitted(verbose.hear("five", 0.99)) == nil)
+        #expect(verbose.voice.lastVerdict == Verdict(.ignore, stoppedBy: .noCommand, missingWord: ["delete", "play", "replay", "show"]))
+        #expect(Self.notes(verbose.hear("five", 0.99)) == [
+            "(ignored \"five\", confidence 0.99, no-command; said without the word before it, as in \"delete five\", \"play five\" or \"replay five\")"])
+        #expect(Self.notes(verbose.hear("thanks", 0.99)) == ["(ignored \"thanks\", confidence 0.99, no-command)"])
+        #expect(verbose.voice.lastVerdict?.missingWord == [])
+        let quiet = Fixture()
+        #expect(quiet.hear("five", 0.99) == [], "without --verbose a lone number says nothing")
+        #expect(Self.submitted(quiet.hear("play five", 0.99))?.line == "play 5")
+    }
+
     /// A command the person may have meant and vsh did not take says so, briefly: one dim
     /// line at most every `unheardNoteSeconds`, none for talk heard faintly as a command
     /// or for other words, so silence is not mistaken for a broken microphone and talk

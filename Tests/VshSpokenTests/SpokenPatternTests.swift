@@ -68,4 +68,13 @@ import Testing
             }
         }
     }
+
+    /// The words a phrase can begin with: past optional parts, into alternatives, never a
+    /// slot's number words (what names the word a lone number lacks).
+    @Test func firstWords() throws {
+        #expect(try SpokenPattern.parse("play <number>").firstWords == ["play"])
+        #expect(try SpokenPattern.parse("(show | list) [all]").firstWords == ["show", "list"])
+        #expect(try SpokenPattern.parse("[please] [go] back").firstWords == ["please", "go", "back"])
+        #expect(try SpokenPattern.parse("<number> times").firstWords == [])
+    }
 }

@@ -56,8 +56,7 @@ package struct UndoCommand: ShellCommand {
             parts.append(batch.drafts.count == 1 ? "draft \(batch.drafts[0])" : "\(batch.drafts.count) drafts")
         }
         if batch.directories.contains(AdaptedModel.directoryName) { parts.append("the speech model adapted to your voice") }
-        guard parts.count > 1 else { return parts.first ?? "nothing" }
-        return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        return parts.isEmpty ? "nothing" : parts.listed("and")
     }
 
     /// Which vsh deleted it: `vsh process 4711 on /dev/pts/3`.
