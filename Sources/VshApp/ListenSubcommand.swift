@@ -175,6 +175,7 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("shortest_word", f.shortestWord.map { ($0 * 100).rounded() / 100 })
                         json.field("weakest_word", f.weakestWord)
                         json.field("weakest_word_ratio", f.weakestWordRatio.map { ($0 * 10).rounded() / 10 })
+                        json.field("strongest_word_ratio", f.strongestWordRatio.map { ($0 * 10).rounded() / 10 })
                     }
                 }
                 json.field("early", u.segment.early)

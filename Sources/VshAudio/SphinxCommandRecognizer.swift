@@ -168,20 +168,23 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             speechOutsideWords: Self.speechOutside(spans, of: audio),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
-            weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio)
+            weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }
 
     /// The word of `heard` with the lowest ratio against the phone loop
-    /// (`WordVerification`); nil without a loop.
+    /// (`WordVerification`), and the highest ratio when two words or more have one; nil
+    /// without a loop.
     private func weakestWord(_ heard: [(word: String, segment: PocketSphinxDecoder.DecodedWord)], of audio: [Int16],
-                             frames: Int) -> (word: String, ratio: Double)? {
+                             frames: Int) -> (word: String, ratio: Double, strongest: Double?)? {
         guard hasPhoneLoop,
               let ratios = decoder.ratios(of: heard.map(\.segment), in: audio, frames: frames, loop: "phones", then: "cmd")
         else { return nil }
-        return zip(heard, ratios).compactMap { word, ratio in ratio.map { (word.word, $0) } }.min { $0.1 < $1.1 }
+        let scored = zip(heard, ratios).compactMap { word, ratio in ratio.map { (word: word.word, ratio: $0) } }
+        guard let weakest = scored.min(by: { $0.ratio < $1.ratio }) else { return nil }
+        return (weakest.word, weakest.ratio, scored.count >= 2 ? scored.map(\.ratio).max() : nil)
     }
 
     /// An utterance's samples as the decoder (and the speaker check) hear them: a lead of

@@ -56,13 +56,18 @@ package struct Confidence: Sendable, Equatable {
         /// words, nothing heard, a recogniser without one).
         package var weakestWord: String?
         package var weakestWordRatio: Double?
+        /// The highest of the words' ratios, when two words or more have one: the weakest
+        /// against it says how far one word falls below the others of the same utterance,
+        /// whatever lowers them all (a voice or a channel the model fits less). Measured.
+        package var strongestWordRatio: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
-                    weakestWord: String? = nil, weakestWordRatio: Double? = nil) {
+                    weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil) {
             self.weakestWord = weakestWord
             self.weakestWordRatio = weakestWordRatio
+            self.strongestWordRatio = strongestWordRatio
             self.speakerScore = speakerScore
             self.shortestWord = shortestWord
             self.speechOutsideWords = speechOutsideWords

@@ -41,6 +41,10 @@ import VshVoice
         #expect(heard.words.map(\.word) == ["go", "forward", "ten", "meters"])
         let ratio = try #require(heard.features?.weakestWordRatio)
         #expect(ratio > -WordVerificationTests.inferred, "\(heard.features?.weakestWord ?? "?") \(ratio)")
+        // The best of the four words, for the weakest measured against its own utterance:
+        // above the weakest, and every word said, so not far above it.
+        let strongest = try #require(heard.features?.strongestWordRatio)
+        #expect(strongest > ratio && strongest - ratio < 30, "strongest \(strongest), weakest \(ratio)")
     }
 
     /// A lone digit decoded against a grammar where a digit comes only after "play" (and
