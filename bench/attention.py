@@ -24,6 +24,11 @@ Of all talk, the pieces said alone (2 s or more of quiet before them) are also c
 their own: false runs per hour of those pieces and the quiet before each (issue 35: a
 lone digit ran `play 5`). With --alone, the words and digits are also joined by 2 to 3 s
 of quiet every time (words-alone, digits-alone), reported apart from the talk.
+Near misses (what must run nothing), reported apart too: the clips of every word that is
+one sound from a word of a command (one phone changed, added or dropped in the model's
+dictionary, against the words of the grammar both recognisers are given: "down" from
+"done", "go" and "no" from "show", "tree" from "three"), each after 2 to 3 s of quiet.
+The words are chosen by that rule from the dictionary, not by what vsh hears.
 Spoken to vsh (what must run): each clip after 2 to 3 s of quiet, as a person speaks to
 vsh: "stop" (Speech Commands), the user's words (Speech Commands), "alexa" (no speaker
 ids: measured in every fold, fitted on never).
@@ -48,8 +53,8 @@ from lib.audio import channel_gain, equalise, long_term_spectrum, read_audio, re
 from lib.data import DIGITS, fold_of, librivox, room_noise, synth, load_generator  # noqa: E402
 from lib.env import BENCH, EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
-from lib.score import markdown_table  # noqa: E402
-from lib.vsh import listen, run, stock_argv  # noqa: E402
+from lib.score import edit_distance, markdown_table  # noqa: E402
+from lib.vsh import DICTIONARY, listen, run, stock_argv  # noqa: E402
 
 RATE = 16000
 VERSION = "1"  # bump when the streams' recipe changes
@@ -130,15 +135,38 @@ def sc_speaker(path):
     return stem.split("_")[1] if "/_unknown_/" in path else stem.split("_")[0]
 
 
-def build(cache, fold, quick, alone=False):
-    """The streams of `fold`: {name: (path, seconds, kind, spans, expected)} where kind is
-    talk or spoken, and expected the command each span of a spoken stream should run."""
+def sc_word(path):
+    """The word a Speech Commands clip says: its folder, or in _unknown_ its name's first part."""
+    folder = os.path.basename(os.path.dirname(path))
+    return os.path.basename(path).split("_")[0] if folder == "_unknown_" else folder
+
+
+def near_misses(candidates):
+    """Of `candidates`, the words no command says that are one phone from a word of one
+    (bench/commands.gram and the user's phrases), by the model's dictionary."""
+    pronounce = {}
+    with open(DICTIONARY) as f:
+        for line in f:
+            word, *phones = line.split()
+            pronounce.setdefault(word, phones)  # the first pronunciation, not word(2)
+    grammar = open(os.path.join(BENCH, "commands.gram")).read().split("public <command> =", 1)[1]
+    commands = set(re.findall(r"[a-z']+", grammar + " " + USER_PHRASES)) & pronounce.keys()
+    return {w for w in candidates if w in pronounce and w not in commands
+            and any(edit_distance(pronounce[w], pronounce[c]) == 1 for c in commands)}
+
+
+def build(cache, fold, quick, alone=False, only=None):
+    """The streams of `fold` (`only` those named): {name: (path, seconds, kind, spans,
+    expected)} where kind is talk, alone or spoken, and expected the command each span of a
+    spoken stream should run."""
     out = os.path.join(cache, VERSION, f"fold{fold}" + ("-quick" if quick else ""))
     os.makedirs(out, exist_ok=True)
     keep = (lambda key: (zlib.crc32(key.encode()) >> 4) % 4 == 0) if quick else (lambda key: True)
     streams = {}
 
     def stream(name, kind, make):
+        if only and name not in only:
+            return
         path = os.path.join(out, name + ".wav")
         meta = path + ".json"
         if not os.path.exists(meta):
@@ -175,6 +203,10 @@ def build(cache, fold, quick, alone=False):
     digits.sort(key=lambda p: zlib.crc32(p.encode()))
     if digits:
         stream("digits", "talk", lambda: talk(digits))
+    near_words = near_misses(set(map(sc_word, words)))
+    near = [p for p in words if sc_word(p) in near_words]
+    if near:
+        stream("near-miss", "alone", lambda: talk(near, gap=quiet))
     if alone:
         stream("words-alone", "alone", lambda: talk(words, gap=quiet))
         if digits:
@@ -335,6 +367,7 @@ def main():
     ap.add_argument("--no-stock", action="store_true", help="skip the stock baselines")
     ap.add_argument("--no-wake", action="store_true", help="skip attention \"wake\" (the wake phrase \"alexa\")")
     ap.add_argument("--alone", action="store_true", help="also the words and digits each after 2 to 3 s of quiet")
+    ap.add_argument("--streams", default=None, metavar="A,B", help="only these streams (e.g. near-miss,stop)")
     ap.add_argument("--kws-threshold", default="1e-20", help="stock keyword spotting's threshold for \"alexa\"")
     ap.add_argument("--cache", default=os.path.join(ROOT, ".build/bench-attention"))
     ap.add_argument("--jobs", type=int, default=2)
@@ -361,7 +394,7 @@ def main():
         if not args.no_stock:
             tools.append(("stock kws", lambda p: run_kws(p, args.kws_threshold)))
     for fold in args.fold or [0, 1]:
-        streams = build(args.cache, fold, args.quick, args.alone)
+        streams = build(args.cache, fold, args.quick, args.alone, args.streams and args.streams.split(","))
         if args.trained:
             streams = same_microphone(streams, args.trained, args.cache)
         jobs = [(tool, name) for tool, _ in tools for name in streams]
@@ -421,18 +454,19 @@ def report(fold, streams, results, tools, quick, trained=False):
             asks = sum(u["decision"] in ("confirm", "choose") for u in us)
             cells.append(f"{runs / mins * 60:.0f}/h ({runs} runs, {asks} asks)")
         rows.append([f"talk: {n} ({mins:.1f} min)", *cells])
-    cells = []
-    for t in tools:
-        runs = sum(u["decision"] == "run" for n in talk for u in results[(t, n)])
-        asks = sum(u["decision"] in ("confirm", "choose") for n in talk for u in results[(t, n)])
-        cells.append(f"**{runs / hours:.1f}/h** ({runs} runs, {asks / hours:.1f} asks/h)")
-    rows.append(["false runs per hour of talk", *cells])
-    cells, pieces = [], 0
-    for t in tools:
-        got = [alone_runs(results[(t, n)], streams[n][3]) for n in talk]
-        runs, h, pieces = sum(g[0] for g in got), sum(g[1] for g in got), sum(g[2] for g in got)
-        cells.append(f"**{runs / max(h, 1e-9):.1f}/h** ({runs} runs in {h * 60:.1f} min)")
-    rows.append([f"of it said alone (≥ {ALONE:.0f} s quiet before; {pieces} pieces)", *cells])
+    if talk:  # (--streams may leave none)
+        cells = []
+        for t in tools:
+            runs = sum(u["decision"] == "run" for n in talk for u in results[(t, n)])
+            asks = sum(u["decision"] in ("confirm", "choose") for n in talk for u in results[(t, n)])
+            cells.append(f"**{runs / hours:.1f}/h** ({runs} runs, {asks / hours:.1f} asks/h)")
+        rows.append(["false runs per hour of talk", *cells])
+        cells, pieces = [], 0
+        for t in tools:
+            got = [alone_runs(results[(t, n)], streams[n][3]) for n in talk]
+            runs, h, pieces = sum(g[0] for g in got), sum(g[1] for g in got), sum(g[2] for g in got)
+            cells.append(f"**{runs / max(h, 1e-9):.1f}/h** ({runs} runs in {h * 60:.1f} min)")
+        rows.append([f"of it said alone (≥ {ALONE:.0f} s quiet before; {pieces} pieces)", *cells])
     for n in [n for n, s in streams.items() if s[2] == "alone"]:
         mins = streams[n][1] / 60
         cells = []
@@ -472,6 +506,10 @@ def report(fold, streams, results, tools, quick, trained=False):
         for n in alone:
             by = collections.Counter(command_of(u["line"]) for u in results[(t, n)] if u["decision"] == "run")
             print(f"{t} false runs on {n} by command: " + (", ".join(f"{c} {k}" for c, k in by.most_common()) or "none"))
+            if t == "vsh":
+                ran = [f"@{u['start']:.1f}s \"{u['text']}\"→{u['line']} ({u['confidence']:.2f})"
+                       for u in results[(t, n)] if u["decision"] == "run"]
+                print(f"vsh false runs on {n}: " + ("; ".join(ran[:20]) + (" …" if len(ran) > 20 else "") or "none"))
         by = collections.Counter(command_of(u["line"]) for n in talk for u in results[(t, n)] if u["decision"] == "run")
         print(f"{t} false runs by command: " + (", ".join(f"{c} {k}" for c, k in by.most_common()) or "none"))
         stopped = collections.Counter(u["stopped_by"] for n in talk for u in results[(t, n)] if u["decision"] == "ignore")

@@ -65,7 +65,7 @@ def words(text):
 
 
 def edit_distance(ref, hyp):
-    """Word substitutions, insertions and deletions from ref to hyp."""
+    """Word substitutions, insertions and deletions from ref to hyp (or of any items: phones)."""
     row = list(range(len(hyp) + 1))
     for i, r in enumerate(ref, 1):
         prev, row[0] = row[0], i
