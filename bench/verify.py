@@ -16,6 +16,9 @@ grammar and decisions (no --grammar), always mode.
     digits     fsdd digits, each a command (bench/gate.py's digit command file);
     synthetic  ten of vsh's multi-word commands in five synthetic voices (espeak-ng,
                flite): a regression check, not a target.
+    pairs      two fsdd digits of one speaker, 0.12 s apart, as a user's command of two
+               words (`say: <digit> <digit>`): real people's multi-word commands, every
+               word said (joined from two takes, so not one breath).
   false runs (the shipped commands only, no command file: these words are no command):
     sc-other   every other Speech Commands clip (the _unknown_ words and the command
                classes but stop);
@@ -50,6 +53,7 @@ RATE = 16000
 GAP = 2.0
 SC_COMMANDS = ["up", "down", "left", "right", "on", "off", "go"]
 USER_WORDS = ["marvin", "sheila", "happy", "house"]
+PAIR_FILE = "command pair\n    summary: Two digits\n    say: <digit> <digit>\n    exec: true\n"
 COMMAND_FILE = "".join(f"command word-{w}\n    say: {w}\n    run: help\n" for w in SC_COMMANDS + USER_WORDS) + \
     "command digit\n    summary: A digit said alone\n    say: <digit>\n    exec: true\n"
 CHUNK = 60  # clips per stream
@@ -78,6 +82,26 @@ def rows_of(every, sc_every):
     return out
 
 
+def pair_rows(out_dir, every):
+    """Two digits of one speaker, 0.12 s apart: every 2Nth take of a digit, then the same
+    take of the next digit (fsdd's 8 kHz)."""
+    import subprocess
+    rows, by = [], {(r["speaker"], r["id"]): r for r in fsdd_rows()}
+    os.makedirs(os.path.join(out_dir, "pairs"), exist_ok=True)
+    gap = os.path.join(out_dir, "pairs", "gap.wav")
+    subprocess.run(["sox", "-n", "-r", "8000", "-c", "1", "-b", "16", gap, "trim", "0", "0.12"], check=True)
+    for (speaker, name), r in sorted(by.items()):
+        digit, _, take = name.split("_")
+        nxt = by.get((speaker, f"{(int(digit) + 1) % 10}_{speaker}_{take}"))
+        if int(take) % (2 * every) != 1 or nxt is None:
+            continue
+        path = os.path.join(out_dir, "pairs", f"{name}+{nxt['id']}.wav")
+        if not os.path.exists(path):
+            subprocess.run(["sox", r["src"], gap, nxt["src"], path], check=True)
+        rows.append(("pairs", fold_of(speaker), f"{r['expected']} {nxt['expected']}", path, 8000))
+    return rows
+
+
 SYNTHETIC = ["play three", "show five", "quality high", "listen off", "code seven", "count four five",
              "list transcripts", "start recording", "set quality low", "play twelve"]
 VOICES = [("espeak-ng", "en-us", 175), ("espeak-ng", "en-us", 130), ("espeak-ng", "en-gb-x-rp", 175),
@@ -103,12 +127,16 @@ def synthetic_rows(out_dir):
 
 
 def homes(out):
-    """The shipped commands only; and with the command file of words as commands."""
+    """The shipped commands only; with the command file of words as commands; with the
+    command of two digits."""
     _, plain = snapshot_home(os.path.join(out, "plain-"))
-    home, user = snapshot_home(os.path.join(out, "user-"))
-    os.makedirs(os.path.join(home, "config", "vsh", "commands"), exist_ok=True)
-    open(os.path.join(home, "config", "vsh", "commands", "words.commands"), "w").write(COMMAND_FILE)
-    return plain, user
+    envs = [plain]
+    for name, text in (("user-", COMMAND_FILE), ("pairs-", PAIR_FILE)):
+        home, env = snapshot_home(os.path.join(out, name))
+        os.makedirs(os.path.join(home, "config", "vsh", "commands"), exist_ok=True)
+        open(os.path.join(home, "config", "vsh", "commands", "words.commands"), "w").write(text)
+        envs.append(env)
+    return envs
 
 
 def hear(vsh, env, clips, path, seed):
@@ -143,16 +171,17 @@ def hear(vsh, env, clips, path, seed):
                 f = o.get("features") or {}
                 found.append(dict(clip=i, text=o.get("text", ""), decision=o.get("decision"), stopped_by=o.get("stopped_by"),
                                   ratio=f.get("weakest_word_ratio"), word=f.get("weakest_word"),
+                                  strongest=f.get("strongest_word_ratio"),
                                   shortest=f.get("shortest_word"), confidence=o.get("confidence")))
                 break
     return found, cpu, len(audio) / RATE
 
 
 def measure(args):
-    clips = rows_of(args.every, args.sc_every)
+    clips = rows_of(args.every, args.sc_every) + pair_rows(args.out, args.every)
     if not args.no_synthetic:
         clips += synthetic_rows(args.out)
-    plain, user = homes(args.out)
+    plain, user, pairs = homes(args.out)
     jobs = []
     by = collections.defaultdict(list)
     for c in clips:
@@ -163,7 +192,8 @@ def measure(args):
     log(f"{len(clips)} clips in {len(jobs)} streams")
     shard, shards = (int(v) for v in args.shard.split("/"))
     jobs = [j for j in jobs if not args.sets or j[0] in args.sets.split(",")][shard::shards]
-    env_of = {"sc-cmd": user, "user": user, "digits": user, "synthetic": plain, "sc-other": plain, "fsdd": plain}
+    env_of = {"sc-cmd": user, "user": user, "digits": user, "pairs": pairs, "synthetic": plain, "sc-other": plain,
+              "fsdd": plain}
 
     def one(job):
         name, fold, k, cs = job
@@ -186,6 +216,9 @@ def load(out):
     return [json.loads(line) for f in sorted(glob.glob(os.path.join(out, "utterances-*.jsonl"))) for line in open(f)]
 
 
+POSITIVE = ("sc-cmd", "user", "digits", "pairs", "synthetic")
+
+
 def kept(ratio, threshold):
     return threshold is None or ratio is None or ratio >= threshold
 
@@ -194,6 +227,17 @@ def of_several(u, key):
     """The utterance's `key` when it has two words or more (a carrier and its slot), else
     None (kept whatever the threshold)."""
     return u.get(key) if len(u["text"].split()) >= 2 else None
+
+
+def inferred_by(floor):
+    """A word inferred, not said, by both sides: its ratio below `floor` against the loop,
+    and below the utterance's best word by more than the threshold (commands of 2+ words).
+    As a value for `curve`: the gap when the weakest is below `floor`, else None (kept)."""
+    def value(u, key):
+        if len(u["text"].split()) < 2 or u.get("ratio") is None or u.get("strongest") is None or u["ratio"] >= floor:
+            return None
+        return u["ratio"] - u["strongest"]
+    return value
 
 
 def curve(parts, fold, thresholds, key="ratio", name="weakest word ratio", value=None):
@@ -217,7 +261,7 @@ def curve(parts, fold, thresholds, key="ratio", name="weakest word ratio", value
     rows = []
     for t in thresholds:
         row = ["today's gate" if t is None else f"≥ {t:g}"]
-        for s in ("sc-cmd", "user", "digits", "synthetic"):
+        for s in POSITIVE:
             n, rs = pos[s]
             row.append(f"{100 * sum(kept(r, t) for r in rs) / n:.1f}%" if n else "—")
         hours = sum(h for h, _ in neg.values())
@@ -226,7 +270,7 @@ def curve(parts, fold, thresholds, key="ratio", name="weakest word ratio", value
             row.append(f"{sum(kept(r, t) for r in rs) / h:.1f}" if h else "—")
         row.append(f"{sum(kept(r, t) for _, rs in neg.values() for r in rs) / hours:.1f}" if hours else "—")
         rows.append(row)
-    head = [name, *(f"{s} right (n={pos[s][0]})" for s in ("sc-cmd", "user", "digits", "synthetic")),
+    head = [name, *(f"{s} right (n={pos[s][0]})" for s in POSITIVE),
             *(f"{s} false/h ({neg[s][0]:.2f} h)" for s in ("sc-other", "fsdd")), "false runs/h, all"]
     return head, rows
 
@@ -291,6 +335,11 @@ def main():
         print()
         markdown_table(*curve(parts, fold, thresholds, name="ratio, commands of 2+ words only", value=of_several))
         print()
+        for floor in (-40, -45, -50):
+            markdown_table(*curve(parts, fold, [None, -10.0, -15.0, -20.0, -25.0, -30.0, -35.0],
+                                  name=f"gap to the best word, when the weakest < {floor} (2+ words)",
+                                  value=inferred_by(floor)))
+            print()
         markdown_table(*curve(parts, fold, [None] + [float(t) for t in args.shortest.split(",")], "shortest",
                               "shortest word (frames/phone)"))
         print()
