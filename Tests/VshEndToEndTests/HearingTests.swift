@@ -32,12 +32,14 @@ import VshTestSupport
         }
     }
 
-    /// `phrase` in flite's awb voice (the voice PocketSphinx hears best), with room before
-    /// and after as a microphone gives (seconds of silence; nil for none).
-    func spoken(_ phrase: String, in vsh: VshBinary, padding: (before: Double, after: Double)? = (0.4, 0.8)) throws -> String {
-        let raw = vsh.home.file("raw.wav"), out = vsh.home.file(phrase.replacingOccurrences(of: " ", with: "_") + ".wav")
+    /// `phrase` in flite's awb voice (the voice PocketSphinx hears best) or another, with
+    /// room before and after as a microphone gives (seconds of silence; nil for none).
+    func spoken(_ phrase: String, in vsh: VshBinary, padding: (before: Double, after: Double)? = (0.4, 0.8),
+                 voice: String = "awb") throws -> String {
+        let raw = vsh.home.file("raw.wav")
+        let out = vsh.home.file(phrase.replacingOccurrences(of: " ", with: "_") + "-\(voice).wav")
         let pad = padding.map { " pad \($0.before) \($0.after)" } ?? ""
-        try VshBinary.shell("flite -voice awb -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(out)\(pad)")
+        try VshBinary.shell("flite -voice \(voice) -t '\(phrase)' -o \(raw) && sox -V1 \(raw) -r 16000 -c 1 -b 16 \(out)\(pad)")
         return out
     }
 
@@ -89,6 +91,21 @@ import VshTestSupport
         let missing = heard.first?["missing_word"] as? [String] ?? []
         #expect(missing.contains("play") && missing.contains("delete"), "missing_word: \(missing)")
         #expect(try decisions(vsh, try spoken("play five", in: vsh, padding: (1, 1))) == ["play 5"])
+    }
+
+    /// Words one phone from a word of a command (bench/attention.py's near misses: "down"
+    /// from "done", "tree" from "three", "go" and "no" from "show"), each said on its own
+    /// in four voices, run nothing: heard as themselves, as an answer with no question, or
+    /// as a command that does not apply, never as one that runs.
+    @Test func nearMissesSaidAloneRunNothing() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        for word in ["down", "tree", "go", "no"] {
+            for voice in ["awb", "rms", "slt", "kal"] {
+                let heard = try decisions(vsh, try spoken(word, in: vsh, padding: (1, 1), voice: voice))
+                #expect(heard.allSatisfy { $0 == nil }, "'\(word)' in \(voice) ran \(heard)")
+            }
+        }
     }
 
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short
