@@ -108,6 +108,27 @@ import VshTestSupport
         }
     }
 
+    /// Attention `wake` with the default wake phrase, "listen on", which is also a command:
+    /// said, it wakes vsh, and the command after it runs; the same command said without it
+    /// does not. (It was ignored as `asleep`, and everything after it, issue 35.)
+    @Test func theDefaultWakePhraseWakes() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let list = try spoken("list", in: vsh, padding: (1, 1))
+        let both = vsh.home.file("listen-on-then-list.wav")
+        try VshBinary.shell("sox \(try spoken("listen on", in: vsh, padding: (1, 1))) \(list) \(both)")
+        func decided(_ file: String) throws -> [String] {
+            let result = try vsh.run(["listen", "--attention", "wake", "--json", "--from", file])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            return try result.stdout.split(separator: "\n").map {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                return "\(object["decision"] ?? "?") \(object["command"] as? String ?? "-")"
+            }
+        }
+        #expect(try decided(both) == ["wake -", "run list"])
+        #expect(try decided(list) == ["ignore -"], "asleep, a command alone runs nothing")
+    }
+
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short
     /// command fits it: white, pink and brown noise of a quarter and of 0.4 s, in a quiet
     /// room, were heard as "up" at confidence 1 with the ten Speech Commands words, and pink
