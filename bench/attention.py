@@ -294,8 +294,8 @@ def stock_grammar(home):
     return path
 
 
-def run_vsh(vsh, env, path):
-    objs, err = listen(vsh, env, path, timeout=3600)
+def run_vsh(vsh, env, path, timeout=3600):
+    objs, err = listen(vsh, env, path, timeout=timeout)
     if err:
         sys.exit(f"vsh listen failed on {path}: {err}")
     return [dict(start=o["start"], end=o["end"], text=o["text"], decision=o.get("decision", "run" if o.get("command") else "ignore"),
