@@ -55,19 +55,9 @@ package indirect enum SpokenPattern: Equatable, Sendable {
             var words = Set<String>()
             for item in items {
                 words.formUnion(item.firstWords)
-                if !item.canBeEmpty { break }
+                if item.match([]) == nil { break }  // it takes a word, so what follows cannot begin the phrase
             }
             return words
-        }
-    }
-
-    /// Whether the pattern matches no words at all.
-    var canBeEmpty: Bool {
-        switch self {
-        case .word, .slot: false
-        case .optional: true
-        case .sequence(let items): items.allSatisfy(\.canBeEmpty)
-        case .alternatives(let items): items.contains(where: \.canBeEmpty)
         }
     }
 
