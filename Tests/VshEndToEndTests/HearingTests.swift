@@ -7,14 +7,19 @@ import VshTestSupport
 @Suite(.tags(.slow)) struct HearingTests {
     static let real = EvalData.real
 
-    /// The decision for each utterance of `file`: the command line, or nil when rejected.
-    func decisions(_ vsh: VshBinary, _ file: String, grammar: String? = nil) throws -> [String?] {
-        let result = try vsh.run(["listen", "--json", "--from", file] + (grammar.map { ["--grammar", $0] } ?? []))
+    /// Each utterance of `file` as `vsh listen --json` reports it, with `options` (as
+    /// `--grammar G`, `--attention wake`).
+    func utterances(_ vsh: VshBinary, _ file: String, _ options: [String] = []) throws -> [[String: Any]] {
+        let result = try vsh.run(["listen", "--json", "--from", file] + options)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         return try result.stdout.split(separator: "\n").map {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-            return object["command"] as? String
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+    }
+
+    /// The decision for each utterance of `file`: the command line, or nil when rejected.
+    func decisions(_ vsh: VshBinary, _ file: String, grammar: String? = nil) throws -> [String?] {
+        try utterances(vsh, file, grammar.map { ["--grammar", $0] } ?? []).map { $0["command"] as? String }
     }
 
     /// `original` through each channel, in label order: its sox steps one after another,
@@ -79,13 +84,9 @@ import VshTestSupport
     @Test func aLoneNumberRunsNothingAndNamesTheMissingWord() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let result = try vsh.run(["listen", "--json", "--from", try spoken("five", in: vsh, padding: (1, 1))])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let heard = try result.stdout.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-        #expect(heard.count == 1, "\(result.stdout)")
-        #expect(heard.first?["command"] as? String == nil, "\(result.stdout)")
+        let heard = try utterances(vsh, try spoken("five", in: vsh, padding: (1, 1)))
+        #expect(heard.count == 1, "\(heard)")
+        #expect(heard.first?["command"] as? String == nil, "\(heard)")
         #expect(heard.first?["text"] as? String == "five")
         #expect(heard.first?["stopped_by"] as? String == "no-command")
         let missing = heard.first?["missing_word"] as? [String] ?? []
@@ -118,12 +119,7 @@ import VshTestSupport
         let both = vsh.home.file("listen-on-then-list.wav")
         try VshBinary.shell("sox \(try spoken("listen on", in: vsh, padding: (1, 1))) \(list) \(both)")
         func decided(_ file: String) throws -> [String] {
-            let result = try vsh.run(["listen", "--attention", "wake", "--json", "--from", file])
-            #expect(result.status == 0, "stderr: \(result.stderr)")
-            return try result.stdout.split(separator: "\n").map {
-                let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-                return "\(object["decision"] ?? "?") \(object["command"] as? String ?? "-")"
-            }
+            try utterances(vsh, file, ["--attention", "wake"]).map { "\($0["decision"] ?? "?") \($0["command"] as? String ?? "-")" }
         }
         #expect(try decided(both) == ["wake -", "run list"])
         #expect(try decided(list) == ["ignore -"], "asleep, a command alone runs nothing")
