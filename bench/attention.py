@@ -54,7 +54,7 @@ from lib.data import DIGITS, fold_of, librivox, room_noise, synth, load_generato
 from lib.env import BENCH, EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
 from lib.score import edit_distance, markdown_table  # noqa: E402
-from lib.vsh import DICTIONARY, listen, run, stock_argv  # noqa: E402
+from lib.vsh import listen, pronunciations, run, stock_argv  # noqa: E402
 
 RATE = 16000
 VERSION = "1"  # bump when the streams' recipe changes
@@ -144,11 +144,7 @@ def sc_word(path):
 def near_misses(candidates):
     """Of `candidates`, the words no command says that are one phone from a word of one
     (bench/commands.gram and the user's phrases), by the model's dictionary."""
-    pronounce = {}
-    with open(DICTIONARY) as f:
-        for line in f:
-            word, *phones = line.split()
-            pronounce.setdefault(word, phones)  # the first pronunciation, not word(2)
+    pronounce = pronunciations()
     grammar = open(os.path.join(BENCH, "commands.gram")).read().split("public <command> =", 1)[1]
     commands = set(re.findall(r"[a-z']+", grammar + " " + USER_PHRASES)) & pronounce.keys()
     return {w for w in candidates if w in pronounce and w not in commands

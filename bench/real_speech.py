@@ -56,7 +56,7 @@ from lib.data import (DIGITS, SC_WORDS, cards_rows, fsdd_rows, prepare, prompt_r
 from lib.env import EVAL_DIR, GRAMMARS, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
 from lib.score import pct as percent  # noqa: E402
-from lib.vsh import DICTIONARY, STOCK as BASELINE, Outcome, measured, run, stock_argv, stock_tool, vsh_tool  # noqa: E402
+from lib.vsh import STOCK as BASELINE, Outcome, measured, pronunciations, run, stock_argv, stock_tool, vsh_tool  # noqa: E402
 
 require_eval(EVAL_DIR)
 KWS_EXPONENTS = [40, 30, 20, 15, 10, 5, 0, -5, -10, -20, -30, -40]  # thresholds 1eN
@@ -69,12 +69,7 @@ def kws_files(cache):
     keyword list spotting every alias at its threshold: one run gives all thresholds."""
     d = os.path.join(cache, "kws")
     os.makedirs(d, exist_ok=True)
-    prons = {}
-    with open(DICTIONARY) as f:
-        for line in f:
-            w, *ph = line.split()
-            if w in SC_WORDS and w not in prons:
-                prons[w] = " ".join(ph)
+    prons = {w: " ".join(phones) for w, phones in pronunciations().items() if w in SC_WORDS}
     with open(os.path.join(d, "kws.dict"), "w") as dic, open(os.path.join(d, "kws.list"), "w") as kw:
         for w in SC_WORDS:
             for e in KWS_EXPONENTS:

@@ -71,7 +71,7 @@ def run(name, command):
         return code
     took = f"{(time.monotonic() - start) / 60:.1f} min"
     print(f"bench: {name} took {took}")
-    if current_run() and current_run().get("commit"):
+    if (current_run() or {}).get("commit"):
         with open(stamp, "w") as f:
             f.write(f"{time.strftime('%Y-%m-%d %H:%M')}, {took}\n")
     return 0

@@ -72,6 +72,17 @@ def heard(objs, places=None):
                       for o in objs)
 
 
+def pronunciations():
+    """{word: its phones} from the model's dictionary, each word's first pronunciation
+    (not word(2))."""
+    prons = {}
+    with open(DICTIONARY) as f:
+        for line in f:
+            word, *phones = line.split()
+            prons.setdefault(word, phones)
+    return prons
+
+
 def stock_argv(infile, *flags, dictionary=DICTIONARY):
     """Stock pocketsphinx_continuous on `infile` with its own defaults (the en-us model,
     the full dictionary) and `flags` such as -jsgf G or -lm LM."""
