@@ -50,8 +50,7 @@ struct ListenSubcommand: ParsableCommand {
     func run() throws {
         let app = try tool.app(root: root)
         let factory = app.voiceFactory
-        let (grammar, decide) = try self.reader(app)
-        let recognizer = try factory.recognizer(for: grammar)
+        let (grammar, decide, recognizer) = try self.reader(app)
         if let warning = recognizer.warning { FileDescriptorSink.standardError.line("warning: " + warning) }
         // The gate of the model the recogniser loaded, made once; --threshold sets the
         // confidence a command needs, the person's calibration notwithstanding.
@@ -73,7 +72,7 @@ struct ListenSubcommand: ParsableCommand {
             guard case .utterance(let u) = event else { return true }
             heard = true
             let verdict = decide(u, gate)
-            out.line(json ? Self.json(u, verdict, decidedAt: paced?.now) : Self.text(u, verdict))
+            out.line(json ? Self.json(u, verdict, gate: gate, decidedAt: paced?.now) : Self.text(u, verdict))
             return true
         }
         if !heard {
@@ -88,14 +87,15 @@ struct ListenSubcommand: ParsableCommand {
     /// fresh session has them (a question asked is answered by what follows; a destructive
     /// command asks first), with time told by the file. With `--grammar`, each phrase of the
     /// file is its own command, kept at the threshold.
-    func reader(_ app: AppContext) throws -> (grammar: CommandGrammar, decide: (Utterance, Gate) -> Verdict) {
+    func reader(_ app: AppContext) throws
+        -> (grammar: CommandGrammar, decide: (Utterance, Gate) -> Verdict, recognizer: CommandRecognizer) {
         if let file = grammar {
             let grammar = try app.grammar(file: file)
             return (grammar, { u, gate in
                 let (decision, command) = u.judged(in: grammar, by: gate)
                 guard let command else { return Verdict(.ignore, stoppedBy: decision.stoppedBy ?? .confidence) }
                 return Verdict(.run, line: command.line)
-            })
+            }, try app.voiceFactory.recognizer(for: grammar))
         }
         var settings = app.settings
         replaceUnsayableWakePhrase(&settings, warn: FileDescriptorSink.standardError.line)
@@ -120,12 +120,14 @@ struct ListenSubcommand: ParsableCommand {
         let voice = VoicePrompt.deciding(options: options, session: session)
         var now = 0.0
         voice.clock = { now }
+        // Asleep or awake as the utterance begins, by the file's time.
+        let recognizer = try app.voiceFactory.recognizer(for: grammar) { start in voice.awaitsWakePhrase(at: start) }
         return (grammar, { u, gate in
             now = u.segment.end
             voice.post(.heard(u, grammar, gate))
             _ = voice.takeActions()
             return voice.lastVerdict ?? Verdict(.ignore, stoppedBy: .noCommand)
-        })
+        }, recognizer)
     }
 
     static func text(_ u: Utterance, _ verdict: Verdict) -> String {
@@ -149,7 +151,7 @@ struct ListenSubcommand: ParsableCommand {
     /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
     /// else; `missing_word`, for a slot heard without its carrier, the words that would
     /// have made it a command; `decided_at` (with --real-time) when, in seconds into the file.
-    static func json(_ u: Utterance, _ verdict: Verdict, decidedAt: Double? = nil) -> String {
+    static func json(_ u: Utterance, _ verdict: Verdict, gate: Gate, decidedAt: Double? = nil) -> String {
         JSONWriter.text { json in
             json.object { json in
                 let r = u.recognition
@@ -176,6 +178,17 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("weakest_word", f.weakestWord)
                         json.field("weakest_word_ratio", f.weakestWordRatio.map { ($0 * 10).rounded() / 10 })
                         json.field("strongest_word_ratio", f.strongestWordRatio.map { ($0 * 10).rounded() / 10 })
+                    }
+                }
+                if let alone = r.phraseAlone.first {
+                    // Asleep, what the words that began with the wake phrase were heard as
+                    // with the phrase alone, and the gate's check that stopped that, if any.
+                    json.key("phrase_alone")
+                    json.object { json in
+                        json.field("text", alone.text)
+                        json.field("confidence", alone.confidence)
+                        json.field("stopped_by", gate.judge(alone, isPhrase: !alone.words.isEmpty,
+                                                             continuesEarly: u.segment.continuesEarly).stoppedBy?.rawValue)
                     }
                 }
                 json.field("early", u.segment.early)

@@ -34,6 +34,9 @@ package struct PromptGrammar: CommandGrammar {
 
     /// The wake phrase alone, when `wake` also lets a command follow it.
     let wakeAlone: SpokenPattern?
+    /// Then, the grammar of the phrase alone: what an utterance that began with it is
+    /// heard again with, asleep (`WakePhraseAgain`).
+    package let phraseAlone: VoiceGrammar?
 
     /// Throws when `wakePhrase` is not a valid spoken pattern. `commandsAfterWake`
     /// (attention `wake`): the phrase may be followed by a command in one breath.
@@ -48,13 +51,16 @@ package struct PromptGrammar: CommandGrammar {
                     command: "listen", pattern: .sequence([phrase, .optional(.alternatives(commands.forms.map(\.pattern)))]),
                     line: "listen on")
                 wakeAlone = phrase
+                phraseAlone = VoiceGrammar(command: "listen", forms: [SpokenForm(wakePhrase, runs: "listen on")])
             } else {
                 wakeAlone = nil
+                phraseAlone = nil
             }
             wake = form
         } else {
             wake = nil
             wakeAlone = nil
+            phraseAlone = nil
         }
         joined = VoiceGrammar(joining: [commands, answers] + (wake.map { [$0] } ?? []))
     }

@@ -168,7 +168,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
         var failure: Error = AudioError("no grammar to listen for")
         for (i, grammar) in grammars.enumerated() {
             do {
-                let recognizer = try factory.recognizer(for: grammar)
+                let recognizer = try factory.recognizer(for: grammar) { [prompt] _ in prompt.awaitsWakePhrase() }
                 if let warning = recognizer.warning, warning != saidWarning {
                     saidWarning = warning
                     prompt.post(.note(warning))

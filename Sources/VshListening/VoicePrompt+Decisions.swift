@@ -37,6 +37,15 @@ extension VoicePrompt {
         promptThread.check()
         let standsAlone = afterCommand || heard.segment.quietBefore >= options.quietBefore
         afterCommand = false
+        var heard = heard
+        // Asleep, the wake phrase heard again on its own (`WakePhraseAgain`) wakes vsh when
+        // the first hearing, with the commands after it, does not.
+        if let alone = heard.recognition.phraseAlone.first, attention == .wake, isOn, !isAwake,
+           !wakes(heard, grammar: grammar, gate: gate, standsAlone: standsAlone) {
+            var again = heard
+            again.recognition = alone
+            if wakes(again, grammar: grammar, gate: gate, standsAlone: standsAlone) { heard = again }
+        }
         let meanings = grammar.meanings(of: heard.recognition)
         var isCommand = false
         if case .command? = meanings.first { isCommand = true }
@@ -75,8 +84,8 @@ extension VoicePrompt {
         if !isAwake {
             // Asleep (attention wake or key): only the wake phrase, sure and said on its own,
             // alone or with a command after it in the same breath.
-            guard attention == .wake, case .wake(_, let then)? = meanings.first, standsAlone,
-                  confidence >= max(gate.threshold, options.wakeConfidence) else {
+            guard attention == .wake, case .wake(_, let then)? = meanings.first,
+                  wakes(heard, grammar: grammar, gate: gate, standsAlone: standsAlone) else {
                 return ignored(heard, judged, .asleep, notes: &notes)
             }
             awakeUntil = clock() + options.awakeSeconds
@@ -206,6 +215,15 @@ extension VoicePrompt {
         lastUnheardNote = clock()
         notes.append(dim("(not run: \"\(text)\" \(Self.reason(check)))"))
         return nil
+    }
+
+    /// Whether `heard`, asleep, wakes vsh: the wake phrase (a command after it or not), not
+    /// stopped by how it was heard, said on its own, at the wake confidence.
+    private func wakes(_ heard: Utterance, grammar: PromptGrammar, gate: Gate, standsAlone: Bool) -> Bool {
+        guard standsAlone, case .wake? = grammar.meanings(of: heard.recognition).first else { return false }
+        let judged = gate.judge(heard.recognition, isPhrase: true, continuesEarly: heard.segment.continuesEarly)
+        if let check = judged.stoppedBy, check != .confidence { return false }
+        return judged.confidence >= max(gate.threshold, options.wakeConfidence)
     }
 
     /// Seconds between two notes of a command not taken, unless `--verbose`.

@@ -84,17 +84,21 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     package private(set) var input: String?
     /// Why vsh is not listening, when it tried and could not.
     package private(set) var problem: String?
-    package internal(set) var isOn = true
+    package internal(set) var isOn = true { didSet { mirrorSleep() } }
     /// The input was a file that has played to its end.
     private var inputEnded = false
     /// `listen on` asked to try the input again: its outcome is said, even a quiet failure.
     private var retrying = false
     private var hearing = false
     /// When spoken commands are taken; `listen always|wake|key` changes it.
-    package internal(set) var attention: Attention
+    package internal(set) var attention: Attention { didSet { mirrorSleep() } }
     /// Until when (`clock`) vsh takes commands, in `wake` and `key` attention: the wake
     /// phrase or the talk key opened it.
-    var awakeUntil = -Double.infinity
+    var awakeUntil = -Double.infinity { didSet { mirrorSleep() } }
+    /// What the listener thread reads of the three above (`awaitsWakePhrase`): whether vsh
+    /// sleeps until the wake phrase (attention `wake`, listening on), and until when it is
+    /// awake.
+    private let sleep = Locked((forPhrase: false, awakeUntil: -Double.infinity))
     /// The prompt the reader shows, as last handed to it.
     private var shown: String?
     /// A command has run since the last utterance: the next one is said to vsh after it,
@@ -112,6 +116,20 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         self.options = options
         attention = options.attention
         wake = try? SpokenPattern.parse(options.wakePhrase)
+        mirrorSleep()
+    }
+
+    private func mirrorSleep() {
+        let state = (forPhrase: isOn && attention == .wake, awakeUntil: awakeUntil)
+        sleep.withLock { $0 = state }
+    }
+
+    /// Whether vsh is asleep in attention `wake`, waiting for its wake phrase
+    /// (`WakePhraseAgain`), at `now` (`clock`'s time; nil: now). Any thread: the listener
+    /// asks before each utterance, and takes no audio while the prompt decides one.
+    package func awaitsWakePhrase(at now: Double? = nil) -> Bool {
+        let state = sleep.withLock { $0 }
+        return state.forPhrase && (now ?? clock()) >= state.awakeUntil
     }
 
     /// Seconds since an arbitrary start, never going back.

@@ -14,6 +14,10 @@ package struct Recognition: Sendable, Equatable {
     /// What the confidence was computed from, when the recogniser has a confidence model
     /// (`vsh listen --json` prints it, for benchmarks).
     package var features: Confidence.Features?
+    /// Asleep in attention `wake`, when these words began with the wake phrase: the same
+    /// audio heard again with the phrase alone (`WakePhraseAgain`), which wakes vsh when
+    /// this reading does not. Empty otherwise (at most one).
+    package var phraseAlone: [Recognition] = []
 
     package init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = [],
                 features: Confidence.Features? = nil) {

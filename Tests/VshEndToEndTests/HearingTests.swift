@@ -110,8 +110,9 @@ import VshTestSupport
     }
 
     /// Attention `wake` with the default wake phrase, "listen on", which is also a command:
-    /// said, it wakes vsh, and the command after it runs; the same command said without it
-    /// does not. (It was ignored as `asleep`, and everything after it, issue 35.)
+    /// said, it wakes vsh, and the command after it runs, after a pause or in the same
+    /// breath; the same command said without it does not. (It was ignored as `asleep`, and
+    /// everything after it, issue 35.)
     @Test func theDefaultWakePhraseWakes() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
@@ -123,6 +124,9 @@ import VshTestSupport
         }
         #expect(try decided(both) == ["wake -", "run list"])
         #expect(try decided(list) == ["ignore -"], "asleep, a command alone runs nothing")
+        // Heard again with the phrase alone, "listen on list" is other words ("listen
+        // numbers"): the command in the same breath comes from the first hearing.
+        #expect(try decided(try spoken("listen on list", in: vsh, padding: (1, 1))) == ["run list"], "in one breath")
     }
 
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short

@@ -51,9 +51,14 @@ import VshTestSupport
 
         /// Posts an utterance heard as `text` (and, less likely, `alternatives`), as the
         /// listener would, and returns what the prompt does.
+        /// `phraseAlone`: asleep, the same audio heard again with the wake phrase alone.
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
-                  speakerScore: Double? = nil, shortestWord: Double? = nil) -> [PromptAction] {
+                  speakerScore: Double? = nil, shortestWord: Double? = nil,
+                  phraseAlone: (text: String, confidence: Double)? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
+            if let phraseAlone {
+                utterance.recognition.phraseAlone = [ListeningTests.utterance(phraseAlone.text, phraseAlone.confidence).recognition]
+            }
             utterance.segment.quietBefore = quietBefore
             if speakerScore != nil || shortestWord != nil {
                 let words = text.split(separator: " ").count
@@ -212,6 +217,34 @@ import VshTestSupport
         _ = try f.voice.setListening(false)
         _ = f.voice.takeActions()
         #expect(Self.notes(f.hear("listen on", 0.99)) == ["(listening again)"])
+    }
+
+    /// Asleep, words heard as the wake phrase with a command after it that was not clearly
+    /// there ("alexa back", the breath after the phrase heard as a command) wake vsh when
+    /// the same audio, heard again with the phrase alone, is the phrase, sure
+    /// (`WakePhraseAgain`). The command after it runs only from a sure first hearing.
+    /// The listener thread reads whether vsh sleeps (`awaitsWakePhrase`).
+    @Test func theWakePhraseHeardAgainAloneWakes() {
+        let f = Fixture {
+            $0.attention = .wake
+            $0.wakePhrase = "hey computer"
+        }
+        #expect(f.voice.awaitsWakePhrase())
+        #expect(f.hear("hey computer list", 0.2, phraseAlone: ("hey computer", 0.6)) == [], "not sure enough")
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .asleep))
+        #expect(f.hear("hey computer list", 0.2, phraseAlone: ("what", 0)) == [], "other words")
+        #expect(Self.notes(f.hear("hey computer list", 0.2, phraseAlone: ("hey computer", 0.99))) == ["(listening for a command)"])
+        #expect(f.voice.lastVerdict == Verdict(.wake))
+        #expect(!f.voice.awaitsWakePhrase())
+        #expect(f.voice.awaitsWakePhrase(at: f.clock.now + f.voice.options.awakeSeconds), "asleep again when the time is up")
+        #expect(Self.submitted(f.hear("list", 0.9, quietBefore: 0.2))?.line == "list")
+        f.clock.now += 10
+        #expect(Self.submitted(f.hear("hey computer list", 0.95, phraseAlone: ("hey computer", 0.99)))?.line == "list",
+                "a sure first hearing runs its command")
+        f.clock.now += 10
+        _ = try? f.voice.setListening(false)
+        _ = f.voice.takeActions()
+        #expect(!f.voice.awaitsWakePhrase(), "listening off: only the phrase that turns it on")
     }
 
     /// After `train`: speech that sounds less like the person than the calibrated score

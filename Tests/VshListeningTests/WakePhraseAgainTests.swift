@@ -1,0 +1,47 @@
+import Testing
+@testable import VshCore
+@testable import VshVoice
+@testable import VshCommands
+@testable import VshListening
+
+/// Asleep in attention `wake`, words that began with the wake phrase are heard again with
+/// the phrase alone; nothing else is, so talk costs one hearing as before.
+@Suite struct WakePhraseAgainTests {
+    /// A recogniser that hears every utterance as `text`, and counts how often it was asked.
+    final class Fixed: CommandRecognizer {
+        let text: String
+        var asked = 0
+        init(_ text: String) { self.text = text }
+        func recognize(_ samples: [Int16], start: Double) -> Recognition {
+            asked += 1
+            return ListeningTests.utterance(text, 0.4).recognition
+        }
+    }
+
+    func grammar() throws -> PromptGrammar {
+        try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hey computer", commandsAfterWake: true)
+    }
+
+    @Test func onlyWordsThatBeganWithThePhraseAreHeardAgainAndOnlyAsleep() throws {
+        let phrase = Fixed("hey computer")
+        var asleep = true
+        func hearing(_ text: String) throws -> Recognition {
+            WakePhraseAgain(grammar: try grammar(), commands: Fixed(text), phrase: phrase, isAsleep: { _ in asleep })
+                .recognize([0, 0], start: 3)
+        }
+        #expect(try hearing("hey computer list").phraseAlone.map(\.text) == ["hey computer"])
+        #expect(try hearing("hey computer").phraseAlone.map(\.text) == ["hey computer"])
+        #expect(phrase.asked == 2)
+        #expect(try hearing("list").phraseAlone.isEmpty, "a command alone")
+        #expect(try hearing("what").phraseAlone.isEmpty, "other words")
+        asleep = false
+        #expect(try hearing("hey computer list").phraseAlone.isEmpty, "awake")
+        #expect(phrase.asked == 2)
+    }
+
+    @Test func withoutCommandsAfterThePhraseThereIsNothingToHearAgain() throws {
+        let always = try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hey computer")
+        #expect(always.phraseAlone == nil)
+        #expect(try grammar().phraseAlone?.interpret(["hey", "computer"])?.line == "listen on")
+    }
+}
