@@ -296,7 +296,8 @@ def run_vsh(vsh, env, path, timeout=3600):
         sys.exit(f"vsh listen failed on {path}: {err}")
     return [dict(start=o["start"], end=o["end"], text=o["text"], decision=o.get("decision", "run" if o.get("command") else "ignore"),
                  line=o.get("command"), stopped_by=o.get("stopped_by"), quiet_before=o.get("quiet_before"),
-                 confidence=o.get("confidence"), features=o.get("features"), alternatives=o.get("alternatives")) for o in objs]
+                 confidence=o.get("confidence"), features=o.get("features"), alternatives=o.get("alternatives"),
+                 phrase_alone=o.get("phrase_alone")) for o in objs]
 
 
 def run_stock(grammar, path):

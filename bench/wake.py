@@ -40,10 +40,17 @@ CONFIDENCES = [0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98]
 
 
 def wakes(u, confidence):
-    """Whether utterance `u` wakes vsh asleep at wake confidence `confidence`."""
+    """Whether utterance `u` wakes vsh asleep at wake confidence `confidence`: heard as the
+    phrase, or heard again with the phrase alone (`phrase_alone`, VoicePrompt.decide)."""
     quiet = u["quiet_before"]
-    return (u["text"].split()[:1] == ["alexa"] and u["stopped_by"] not in HEARING
-            and (quiet is None or quiet >= QUIET_BEFORE) and u["confidence"] >= confidence)
+    if quiet is not None and quiet < QUIET_BEFORE:
+        return False
+    readings = [(u["text"], u["stopped_by"], u["confidence"])]
+    if u.get("phrase_alone"):
+        alone = u["phrase_alone"]
+        readings.append((alone["text"], alone["stopped_by"], alone["confidence"]))
+    return any(text.split()[:1] == ["alexa"] and stopped not in HEARING and c >= confidence
+               for text, stopped, c in readings)
 
 
 def alexa_halves():
