@@ -132,7 +132,10 @@ struct ListenSubcommand: ParsableCommand {
 
     static func text(_ u: Utterance, _ verdict: Verdict) -> String {
         let time = String(format: "%6.2f-%6.2f", u.segment.start, u.segment.end)
-        let heard = "heard \"\(u.recognition.text)\", confidence " + String(format: "%.2f", u.recognition.confidence)
+        var heard = "heard \"\(u.recognition.text)\", confidence " + String(format: "%.2f", u.recognition.confidence)
+        if let alone = u.recognition.phraseAlone.first {
+            heard += "; again with the wake phrase alone: \"\(alone.text)\", " + String(format: "%.2f", alone.confidence)
+        }
         switch verdict.kind {
         case .run: return "\(time)  \(verdict.line ?? "")  (\(heard))"
         case .confirm: return "\(time)  \(verdict.line ?? "")  (asks first; \(heard))"

@@ -36,7 +36,8 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
         package var awakeSeconds = 6.0
         /// The confidence the wake phrase needs: the strictest check vsh has, since it
         /// opens the door to every command.
-        package var wakeConfidence = 0.8
+        package var wakeConfidence = Options.wakeConfidence
+        package static let wakeConfidence = 0.8
         package var marks = PromptMarks.ascii
         package var style = Style.plain
         /// Also show ignored speech and each spoken command's timing.

@@ -4,17 +4,22 @@ import Testing
 @testable import VshCommands
 @testable import VshListening
 
-/// Asleep in attention `wake`, words that began with the wake phrase are heard again with
-/// the phrase alone; nothing else is, so talk costs one hearing as before.
+/// Asleep in attention `wake`, words that began with the wake phrase and would not wake vsh
+/// as heard are heard again with the phrase alone; nothing else is, so talk and a sure
+/// wake cost one hearing as before.
 @Suite struct WakePhraseAgainTests {
     /// A recogniser that hears every utterance as `text`, and counts how often it was asked.
     final class Fixed: CommandRecognizer {
         let text: String
+        let confidence: Double
         var asked = 0
-        init(_ text: String) { self.text = text }
+        init(_ text: String, _ confidence: Double = 0.4) {
+            self.text = text
+            self.confidence = confidence
+        }
         func recognize(_ samples: [Int16], start: Double) -> Recognition {
             asked += 1
-            return ListeningTests.utterance(text, 0.4).recognition
+            return ListeningTests.utterance(text, confidence).recognition
         }
     }
 
@@ -25,13 +30,15 @@ import Testing
     @Test func onlyWordsThatBeganWithThePhraseAreHeardAgainAndOnlyAsleep() throws {
         let phrase = Fixed("hey computer")
         var asleep = true
-        func hearing(_ text: String) throws -> Recognition {
-            WakePhraseAgain(grammar: try grammar(), commands: Fixed(text), phrase: phrase, isAsleep: { _ in asleep })
+        func hearing(_ text: String, _ confidence: Double = 0.4) throws -> Recognition {
+            WakePhraseAgain(grammar: try grammar(), commands: Fixed(text, confidence), phrase: phrase,
+                            gate: Gate(threshold: 0.5, rejectBelow: 0.3), isAsleep: { _ in asleep })
                 .recognize([0, 0], start: 3)
         }
         #expect(try hearing("hey computer list").phraseAlone.map(\.text) == ["hey computer"])
         #expect(try hearing("hey computer").phraseAlone.map(\.text) == ["hey computer"])
         #expect(phrase.asked == 2)
+        #expect(try hearing("hey computer list", 0.9).phraseAlone.isEmpty, "sure the first time: it wakes as it is")
         #expect(try hearing("list").phraseAlone.isEmpty, "a command alone")
         #expect(try hearing("what").phraseAlone.isEmpty, "other words")
         asleep = false
