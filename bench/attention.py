@@ -228,6 +228,13 @@ def build(cache, fold, quick, alone=False, only=None):
     if quick:
         alexa = alexa[::4]
     stream("alexa", "spoken", lambda: spoken(alexa, ["alexa"] * len(alexa), "alexa"))
+    if only and "alexa-asleep" in only:
+        # Each after 7 to 8 s of quiet, longer than a wake keeps vsh awake (6 s): every
+        # clip is heard asleep, as a person calls vsh (bench/wake.py). In "alexa", a clip
+        # after one that woke vsh is heard awake.
+        stream("alexa-asleep", "spoken", lambda: (*join([read_audio(p, RATE) for p in alexa], "alexa-asleep",
+                                                         gap=lambda rng: float(rng.uniform(7.0, 8.0))),
+                                                  ["alexa"] * len(alexa)))
     return streams
 
 

@@ -6,7 +6,8 @@
     python3 bench/wake.py [--vsh PATH] [--jobs 1] [--cache DIR]
 
 vsh listens as `listen wake` with the wake phrase "alexa" (bench/attention.py's user home
-and streams): the alexa stream (each clip after 2 to 3 s of quiet) and, for false wakes,
+and streams): the alexa-asleep stream (each clip after 7 to 8 s of quiet, longer than a wake keeps vsh
+awake, so that every clip is heard asleep) and, for false wakes,
 both folds' words-alone streams (Speech Commands words that are no command, each after
 2 to 3 s of quiet; the digits are left out, an hour of audio that sounds nothing like
 "alexa"). Each utterance's confidence and
@@ -70,7 +71,7 @@ def main():
     _, env = attention.user_home(None, wake=True)
     streams = {}
     for fold in (0, 1):
-        names = ["words-alone"] + (["alexa"] if fold == 0 else [])
+        names = ["words-alone"] + (["alexa-asleep"] if fold == 0 else [])
         for name, s in attention.build(args.cache, fold, False, alone=True, only=names).items():
             streams[(fold, name)] = s
     jobs = list(streams)
@@ -90,18 +91,18 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         heard = dict(zip(jobs, pool.map(hear, jobs)))
 
-    alexa = streams[(0, "alexa")]
+    alexa = streams[(0, "alexa-asleep")]
     halves = alexa_halves()
     assert len(halves) == len(alexa[3]), "the alexa stream and the clips differ"
 
     def missed(half, confidence):
         spans = [span for span, h in zip(alexa[3], halves) if h == half]
-        hit = sum(any(wakes(u, confidence) and u["start"] < b + 0.3 and u["end"] > a - 0.3 for u in heard[(0, "alexa")])
+        hit = sum(any(wakes(u, confidence) and u["start"] < b + 0.3 and u["end"] > a - 0.3 for u in heard[(0, "alexa-asleep")])
                   for a, b in spans)
         return len(spans) - hit, len(spans)
 
     def false_wakes(fold, confidence):
-        names = [n for (f, n) in streams if f == fold and n != "alexa"]
+        names = [n for (f, n) in streams if f == fold and n != "alexa-asleep"]
         hours = sum(streams[(fold, n)][1] for n in names) / 3600
         n = sum(wakes(u, confidence) for name in names for u in heard[(fold, name)])
         return n, hours
@@ -131,7 +132,7 @@ def main():
             headline("held out: false wakes per hour of words said alone (fold 1)", f"{w1 / h1:.2f}/h")
     print("\n## Held out: alexa half 1, other words of fold 1 (reported, not chosen on)\n")
     markdown_table(["wake confidence", "\"alexa\" missed", "false wakes, words said alone"], rows)
-    woke = sorted({u["text"] for (f, n), us in heard.items() if n != "alexa" for u in us if wakes(u, 0.3)})
+    woke = sorted({u["text"] for (f, n), us in heard.items() if n != "alexa-asleep" for u in us if wakes(u, 0.3)})
     print("\nheard as the wake phrase in other words (any confidence): " + "; ".join(woke[:30]))
     save("wake")
 
