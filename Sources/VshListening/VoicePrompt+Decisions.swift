@@ -39,12 +39,17 @@ extension VoicePrompt {
         afterCommand = false
         var heard = heard
         // Asleep, the wake phrase heard again on its own (`WakePhraseAgain`) wakes vsh when
-        // the first hearing, with the commands after it, does not.
-        if let alone = heard.recognition.phraseAlone.first, attention == .wake, isOn, !isAwake,
-           !wakes(heard, grammar: grammar, gate: gate, standsAlone: standsAlone) {
+        // the first hearing, with the commands after it, does not; and when the first heard
+        // a command after it that the second found nothing of, it wakes vsh and runs nothing.
+        if let alone = heard.recognition.phraseAlone.first, attention == .wake, isOn, !isAwake {
             var again = heard
             again.recognition = alone
-            if wakes(again, grammar: grammar, gate: gate, standsAlone: standsAlone) { heard = again }
+            var commandAfter = false
+            if case .wake(_, _?)? = grammar.meanings(of: heard.recognition).first { commandAfter = true }
+            if wakes(again, grammar: grammar, gate: gate, standsAlone: standsAlone),
+               commandAfter || !wakes(heard, grammar: grammar, gate: gate, standsAlone: standsAlone) {
+                heard = again
+            }
         }
         let meanings = grammar.meanings(of: heard.recognition)
         var isCommand = false
