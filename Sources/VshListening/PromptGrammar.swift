@@ -47,11 +47,11 @@ package struct PromptGrammar: CommandGrammar {
             let phrase = try SpokenPattern.parse(wakePhrase)
             var form = VoiceGrammar(command: "listen", forms: [SpokenForm(wakePhrase, runs: "listen on")])
             if commandsAfterWake, !commands.forms.isEmpty {
+                phraseAlone = form
                 form = VoiceGrammar(
                     command: "listen", pattern: .sequence([phrase, .optional(.alternatives(commands.forms.map(\.pattern)))]),
                     line: "listen on")
                 wakeAlone = phrase
-                phraseAlone = VoiceGrammar(command: "listen", forms: [SpokenForm(wakePhrase, runs: "listen on")])
             } else {
                 wakeAlone = nil
                 phraseAlone = nil

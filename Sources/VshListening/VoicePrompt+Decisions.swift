@@ -226,9 +226,7 @@ extension VoicePrompt {
     /// stopped by how it was heard, said on its own, at the wake confidence.
     private func wakes(_ heard: Utterance, grammar: PromptGrammar, gate: Gate, standsAlone: Bool) -> Bool {
         guard standsAlone, case .wake? = grammar.meanings(of: heard.recognition).first else { return false }
-        let judged = gate.judge(heard.recognition, isPhrase: true, continuesEarly: heard.segment.continuesEarly)
-        if let check = judged.stoppedBy, check != .confidence { return false }
-        return judged.confidence >= max(gate.threshold, options.wakeConfidence)
+        return gate.wakes(heard.recognition, continuesEarly: heard.segment.continuesEarly, at: options.wakeConfidence)
     }
 
     /// Seconds between two notes of a command not taken, unless `--verbose`.

@@ -38,8 +38,7 @@ final class WakePhraseAgain: CommandRecognizer {
     func recognize(_ samples: [Int16], start: Double) -> Recognition {
         var heard = commands.recognize(samples, start: start)
         guard case .wake(_, let then)? = grammar.meaning(of: heard.words.map(\.word)), isAsleep(start) else { return heard }
-        let judged = gate.judge(heard, isPhrase: true)
-        if then == nil, judged.stoppedBy == nil, judged.confidence >= VoicePrompt.Options.wakeConfidence { return heard }
+        if then == nil, gate.wakes(heard, at: VoicePrompt.Options.wakeConfidence) { return heard }
         heard.phraseAlone = [phrase.recognize(samples, start: start)]
         return heard
     }
@@ -57,5 +56,18 @@ extension VoiceFactory {
         guard let phraseAlone = grammar.phraseAlone else { return commands }
         return WakePhraseAgain(grammar: grammar, commands: commands, phrase: try recognizer(for: phraseAlone),
                                gate: gate(for: commands), isAsleep: isAsleep)
+    }
+}
+
+extension Gate {
+    /// Whether the wake phrase heard as `recognition` is sure enough to wake vsh: no check
+    /// of how it was heard stops it (a confidence under `rejectBelow` is only low), and its
+    /// confidence reaches `wakeConfidence`, or the threshold when that is higher. The one
+    /// check of the phrase, for the prompt (`VoicePrompt.decide`) and for whether it is
+    /// heard again (`WakePhraseAgain`).
+    func wakes(_ recognition: Recognition, continuesEarly: Bool = false, at wakeConfidence: Double) -> Bool {
+        let judged = judge(recognition, isPhrase: true, continuesEarly: continuesEarly)
+        if let check = judged.stoppedBy, check != .confidence { return false }
+        return judged.confidence >= max(threshold, wakeConfidence)
     }
 }
