@@ -235,7 +235,42 @@ def build(cache, fold, quick, alone=False, only=None):
         stream("alexa-asleep", "spoken", lambda: (*join([read_audio(p, RATE) for p in alexa], "alexa-asleep",
                                                          gap=lambda rng: float(rng.uniform(7.0, 8.0))),
                                                   ["alexa"] * len(alexa)))
+    if only and "alexa-then" in only:
+        stream("alexa-then", "spoken", lambda: phrase_then_command(alexa))
     return streams
+
+
+def phrase_then_command(alexa):
+    """Each "alexa" clip cut 50 ms after its speech, then 0.2 to 0.9 s of its own room noise,
+    then a command said by someone of Speech Commands ("stop", or one of the user's words),
+    brought to the phrase's loudness and cut 50 ms before its speech: the wake phrase and a
+    command with a short pause between, which the endpointer keeps as one utterance. Each
+    after 7 to 8 s of quiet, so that every one is heard asleep (bench/wake.py). Returns
+    (audio, spans, the command each should run)."""
+    def frame_levels(x):
+        frames = x[: len(x) // 160 * 160].reshape(-1, 160)
+        return 10 * np.log10((frames ** 2).mean(1) + 1)
+
+    def speech(x):  # first and last sample within 30 dB of the loudest 10 ms, and that level
+        e = frame_levels(x)
+        loud = np.where(e > e.max() - 30)[0]
+        return loud[0] * 160, (loud[-1] + 1) * 160, e.max()
+
+    commands = clips("stop") + clips("_unknown_", lambda f: f.split("_")[0] in ("happy", "sheila", "marvin", "house"))
+    rng = np.random.default_rng(7)
+    pieces, expected = [], []
+    for i, path in enumerate(alexa):
+        a = read_audio(path, RATE)
+        _, a_end, a_level = speech(a)
+        command = commands[zlib.crc32(os.path.basename(path).encode()) % len(commands)]
+        c = read_audio(command, RATE)
+        c_start, _, c_level = speech(c)
+        pause = float(rng.uniform(0.2, 0.9))
+        pieces.append(np.concatenate([a[:a_end + 800], room_noise(a, RATE, int(pause * RATE), f"then/{i}"),
+                                      c[max(0, c_start - 800):] * 10 ** ((a_level - c_level) / 20)]))
+        expected.append(sc_word(command))
+    audio, spans = join(pieces, "alexa-then", gap=lambda rng: float(rng.uniform(7.0, 8.0)))
+    return audio, spans, expected
 
 
 def same_microphone(streams, takes, cache):
@@ -304,7 +339,7 @@ def run_vsh(vsh, env, path, timeout=3600):
     return [dict(start=o["start"], end=o["end"], text=o["text"], decision=o.get("decision", "run" if o.get("command") else "ignore"),
                  line=o.get("command"), stopped_by=o.get("stopped_by"), quiet_before=o.get("quiet_before"),
                  confidence=o.get("confidence"), features=o.get("features"), alternatives=o.get("alternatives"),
-                 phrase_alone=o.get("phrase_alone")) for o in objs]
+                 phrase_alone=o.get("phrase_alone"), after_phrase=o.get("after_phrase")) for o in objs]
 
 
 def run_stock(grammar, path):

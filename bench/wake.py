@@ -7,7 +7,8 @@
 
 vsh listens as `listen wake` with the wake phrase "alexa" (bench/attention.py's user home
 and streams): the alexa-asleep stream (each clip after 7 to 8 s of quiet, longer than a wake keeps vsh
-awake, so that every clip is heard asleep) and, for false wakes,
+awake, so that every clip is heard asleep), the alexa-then stream (each clip, a pause of 0.2
+to 0.9 s, then a command: did the command run?) and, for false wakes,
 both folds' words-alone streams (Speech Commands words that are no command, each after
 2 to 3 s of quiet; the digits are left out, an hour of audio that sounds nothing like
 "alexa"). Each utterance's confidence and
@@ -22,6 +23,7 @@ fold 1's words are reported at it and at today's, never chosen on. Half an hour 
 fold resolves about 2 false wakes an hour: the goal of 0.1 an hour needs far longer streams.
 """
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
@@ -71,7 +73,7 @@ def main():
     _, env = attention.user_home(None, wake=True)
     streams = {}
     for fold in (0, 1):
-        names = ["words-alone"] + (["alexa-asleep"] if fold == 0 else [])
+        names = ["words-alone"] + (["alexa-asleep", "alexa-then"] if fold == 0 else [])
         for name, s in attention.build(args.cache, fold, False, alone=True, only=names).items():
             streams[(fold, name)] = s
     jobs = list(streams)
@@ -102,7 +104,7 @@ def main():
         return len(spans) - hit, len(spans)
 
     def false_wakes(fold, confidence):
-        names = [n for (f, n) in streams if f == fold and n != "alexa-asleep"]
+        names = [n for (f, n) in streams if f == fold and not n.startswith("alexa")]
         hours = sum(streams[(fold, n)][1] for n in names) / 3600
         n = sum(wakes(u, confidence) for name in names for u in heard[(fold, name)])
         return n, hours
@@ -132,8 +134,30 @@ def main():
             headline("held out: false wakes per hour of words said alone (fold 1)", f"{w1 / h1:.2f}/h")
     print("\n## Held out: alexa half 1, other words of fold 1 (reported, not chosen on)\n")
     markdown_table(["wake confidence", "\"alexa\" missed", "false wakes, words said alone"], rows)
-    woke = sorted({u["text"] for (f, n), us in heard.items() if n != "alexa-asleep" for u in us if wakes(u, 0.3)})
+    woke = sorted({u["text"] for (f, n), us in heard.items() if not n.startswith("alexa") for u in us if wakes(u, 0.3)})
     print("\nheard as the wake phrase in other words (any confidence): " + "; ".join(woke[:30]))
+
+    # The phrase, a short pause, a command: what the prompt did (at today's confidence).
+    then = streams[(0, "alexa-then")]
+    assert len(halves) == len(then[3]), "the alexa-then stream and the clips differ"
+    outcomes = ["ran it", "ran another command", "woke, ran nothing", "did not wake"]
+    rows = []
+    for half in (0, 1):
+        counts = collections.Counter()
+        for (a, b), want, h in zip(then[3], then[4], halves):
+            if h != half:
+                continue
+            us = [u for u in heard[(0, "alexa-then")] if u["start"] < b + 0.3 and u["end"] > a - 0.3]
+            ran = [u["line"] for u in us if u["decision"] in ("run", "confirm") and u["line"]]
+            woke = any(u["decision"] == "wake" or u["stopped_by"] == "does-not-apply" for u in us)
+            counts[outcomes[0] if want in ran else outcomes[1] if ran else outcomes[2] if woke else outcomes[3]] += 1
+        n = sum(counts.values())
+        rows.append([f"half {half}" + (" (held out)" if half else ""), *(f"{100 * counts[o] / n:.1f}% ({counts[o]})" for o in outcomes)])
+        if half == 1:
+            headline("held out: \"alexa\", a short pause, a command: the command ran (alexa half 1)",
+                     f"{100 * counts[outcomes[0]] / n:.1f}%")
+    print("\n## \"alexa\", 0.2 to 0.9 s of its room noise, a command (someone's \"stop\" or a user word)\n")
+    markdown_table(["alexa clips", *outcomes], rows)
     save("wake")
 
 

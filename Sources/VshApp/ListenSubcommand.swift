@@ -136,6 +136,9 @@ struct ListenSubcommand: ParsableCommand {
         if let alone = u.recognition.phraseAlone.first {
             heard += "; again with the wake phrase alone: \"\(alone.text)\", " + String(format: "%.2f", alone.confidence)
         }
+        if let after = u.recognition.afterPhrase.first {
+            heard += "; after the phrase, on its own: \"\(after.text)\", " + String(format: "%.2f", after.confidence)
+        }
         switch verdict.kind {
         case .run: return "\(time)  \(verdict.line ?? "")  (\(heard))"
         case .confirm: return "\(time)  \(verdict.line ?? "")  (asks first; \(heard))"
@@ -192,6 +195,15 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("confidence", alone.confidence)
                         json.field("stopped_by", gate.judge(alone, isPhrase: !alone.words.isEmpty,
                                                              continuesEarly: u.segment.continuesEarly).stoppedBy?.rawValue)
+                    }
+                }
+                if let after = r.afterPhrase.first {
+                    // The audio after the phrase heard on its own, with the commands.
+                    json.key("after_phrase")
+                    json.object { json in
+                        json.field("text", after.text)
+                        json.field("confidence", after.confidence)
+                        json.field("stopped_by", gate.take(after, isPhrase: !after.words.isEmpty).stoppedBy?.rawValue)
                     }
                 }
                 json.field("early", u.segment.early)

@@ -40,7 +40,8 @@ extension VoicePrompt {
         var heard = heard
         // Asleep, the wake phrase heard again on its own (`WakePhraseAgain`) wakes vsh when
         // the first hearing, with the commands after it, does not; and when the first heard
-        // a command after it that the second found nothing of, it wakes vsh and runs nothing.
+        // a command after it that the second found nothing of, it wakes vsh and runs the
+        // command only if the audio after the phrase, heard on its own, is that sure.
         if let alone = heard.recognition.phraseAlone.first, attention == .wake, isOn, !isAwake {
             var again = heard
             again.recognition = alone
@@ -48,7 +49,16 @@ extension VoicePrompt {
             if case .wake(_, _?)? = grammar.meanings(of: heard.recognition).first { commandAfter = true }
             if wakes(again, grammar: grammar, gate: gate, standsAlone: standsAlone),
                commandAfter || !wakes(heard, grammar: grammar, gate: gate, standsAlone: standsAlone) {
-                heard = again
+                // The command after the phrase, heard on its own, runs when the gate is
+                // sure of it: said after a short pause, it is there; breath heard as a
+                // command has no vowel and no confidence there.
+                if let after = heard.recognition.afterPhrase.first, case .command? = grammar.meanings(of: after).first,
+                   gate.take(after, isPhrase: true).isSure {
+                    awakeUntil = clock() + options.awakeSeconds
+                    heard.recognition = after
+                } else {
+                    heard = again
+                }
             }
         }
         let meanings = grammar.meanings(of: heard.recognition)

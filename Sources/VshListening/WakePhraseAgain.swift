@@ -1,3 +1,4 @@
+import Foundation
 import VshCore
 import VshVoice
 
@@ -39,9 +40,56 @@ final class WakePhraseAgain: CommandRecognizer {
         var heard = commands.recognize(samples, start: start)
         guard case .wake(_, let then)? = grammar.meaning(of: heard.words.map(\.word)), isAsleep(start) else { return heard }
         if then == nil, gate.wakes(heard, at: VoicePrompt.Options.wakeConfidence) { return heard }
-        heard.phraseAlone = [phrase.recognize(samples, start: start)]
+        let alone = phrase.recognize(samples, start: start)
+        heard.phraseAlone = [alone]
+        if then != nil, case .wake(_, nil)? = grammar.meaning(of: alone.words.map(\.word)),
+           let rest = Self.rest(after: alone, of: samples, start: start) {
+            heard.afterPhrase = [commands.recognize(rest.samples, start: rest.start)]
+        }
         return heard
     }
+
+    /// The samples after the wake phrase that `alone` heard on its own, from 0.4 s before
+    /// the next sound (as the endpointer cuts an utterance), and where they begin in the
+    /// stream; nil when nothing follows that is as loud as speech said with the phrase.
+    ///
+    /// PocketSphinx counts a word's frames over the frames it kept, dropping quiet, so the
+    /// end it gives for the phrase is early by up to the frames it dropped (before the
+    /// phrase, in the pause after it, or after the command): the pause is the first quiet
+    /// 10 ms frame in that reach (within 6 dB of its quietest), before the quiet after the
+    /// command.
+    static func rest(after alone: Recognition, of samples: [Int16], start: Double) -> (samples: [Int16], start: Double)? {
+        guard let end = alone.words.last?.end, let kept = alone.features?.frames else { return nil }
+        let frame = AudioFormat.sampleRate / 100
+        let count = samples.count / frame
+        let first = Int(((end - start) * 100).rounded())
+        let reach = min(count - 1, first + max(0, count - kept))
+        guard first >= 0, first <= reach else { return nil }
+        let level = (0..<count).map { f in
+            // Over three frames, so one quiet frame inside a word is not a pause.
+            let from = f * frame, to = min(samples.count, from + 3 * frame)
+            let energy = samples[from..<to].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(to - from)
+            return 10 * log10(energy + 1)
+        }
+        let quietest = level[first...reach].min() ?? 0
+        guard let pause = level[first...].firstIndex(where: { $0 <= quietest + 6 }),
+              let sound = level[pause...].firstIndex(where: { $0 > quietest + 12 }),
+              let phrase = level[..<pause].max(), let loudest = level[sound...].max(),
+              loudest >= phrase - Self.softer else { return nil }
+        let cut = max(pause, sound - Self.lead) * frame
+        return (Array(samples[cut...]), start + Double(cut) / Double(AudioFormat.sampleRate))
+    }
+
+    /// Frames of the pause kept before the command: the endpointer's padding
+    /// (`Endpointer.Settings.paddingBefore`). With a second of quiet before it, a
+    /// synthetic "list" was heard as "play zero".
+    static let lead = 40
+
+    /// How much softer than the phrase, at its loudest, what follows may be and still be
+    /// heard as a command: one person's words said together differ by less. The clicks of
+    /// a recording stopped and a voice across the room were 20 to 24 dB under real
+    /// people's "alexa", and heard as `help` and `show 1`.
+    static let softer = 15.0
 
     var calibration: Gate.Calibration { commands.calibration }
     var warning: String? { commands.warning }

@@ -60,6 +60,12 @@ package final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
         answers.withLock { $0.script = recognitions }
     }
 
+    /// `recognitions`: what it hears in each utterance in turn, word times and features
+    /// included.
+    package init(recognitions: [Recognition]) {
+        answers.withLock { $0.script = recognitions }
+    }
+
     /// How many utterances it has been asked to recognise.
     package var calls: Int { answers.withLock { $0.calls } }
 

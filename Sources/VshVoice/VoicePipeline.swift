@@ -18,6 +18,11 @@ package struct Recognition: Sendable, Equatable {
     /// audio heard again with the phrase alone (`WakePhraseAgain`), which wakes vsh when
     /// this reading does not. Empty otherwise (at most one).
     package var phraseAlone: [Recognition] = []
+    /// When these words had a command after the wake phrase and `phraseAlone` heard the
+    /// phrase alone: the audio after the phrase, heard on its own with the commands
+    /// (`WakePhraseAgain`). A command said after a short pause runs from it; breath heard
+    /// as a command is stopped there. Empty otherwise (at most one).
+    package var afterPhrase: [Recognition] = []
 
     package init(words: [RecognizedWord], confidence: Double, alternatives: [[String]] = [],
                 features: Confidence.Features? = nil) {

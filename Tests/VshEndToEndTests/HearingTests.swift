@@ -110,8 +110,8 @@ import VshTestSupport
     }
 
     /// Attention `wake` with the default wake phrase, "listen on", which is also a command:
-    /// said, it wakes vsh, and the command after it runs, after a pause or in the same
-    /// breath; the same command said without it does not. (It was ignored as `asleep`, and
+    /// said, it wakes vsh, and the command after it runs, after a pause, a short one or
+    /// none; the same command said without it does not. (It was ignored as `asleep`, and
     /// everything after it, issue 35.)
     @Test func theDefaultWakePhraseWakes() throws {
         let vsh = VshBinary()
@@ -127,6 +127,12 @@ import VshTestSupport
         // Heard again with the phrase alone, "listen on list" is other words ("listen
         // numbers"): the command in the same breath comes from the first hearing.
         #expect(try decided(try spoken("listen on list", in: vsh, padding: (1, 1))) == ["run list"], "in one breath")
+        // After half a second of the room's noise, one utterance: heard alone, the phrase is
+        // "listen on"; the rest, heard on its own, is the command (it only woke vsh).
+        let paused = vsh.home.file("listen-on-list-paused.wav")
+        try VshBinary.shell("sox \(try room("1", in: vsh)) \(try spoken("listen on", in: vsh, padding: nil)) \(try room("0.5", in: vsh)) "
+                            + "\(try spoken("list", in: vsh, padding: nil)) \(try room("1", in: vsh)) \(paused)")
+        #expect(try decided(paused) == ["run list"], "after a short pause")
     }
 
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short

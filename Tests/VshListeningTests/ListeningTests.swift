@@ -54,10 +54,14 @@ import VshTestSupport
         /// `phraseAlone`: asleep, the same audio heard again with the wake phrase alone.
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
                   speakerScore: Double? = nil, shortestWord: Double? = nil,
-                  phraseAlone: (text: String, confidence: Double)? = nil) -> [PromptAction] {
+                  phraseAlone: (text: String, confidence: Double)? = nil,
+                  afterPhrase: (text: String, confidence: Double)? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
             if let phraseAlone {
                 utterance.recognition.phraseAlone = [ListeningTests.utterance(phraseAlone.text, phraseAlone.confidence).recognition]
+            }
+            if let afterPhrase {
+                utterance.recognition.afterPhrase = [ListeningTests.utterance(afterPhrase.text, afterPhrase.confidence).recognition]
             }
             utterance.segment.quietBefore = quietBefore
             if speakerScore != nil || shortestWord != nil {
@@ -222,8 +226,9 @@ import VshTestSupport
     /// Asleep, words heard as the wake phrase with a command after it that was not there
     /// ("alexa back", the breath after the phrase heard as a command) wake vsh, and run
     /// nothing, when the same audio heard again with the phrase alone is the phrase, sure
-    /// (`WakePhraseAgain`). The command after it runs from a sure first hearing when the
-    /// second heard more than the phrase. The listener thread reads whether vsh sleeps
+    /// (`WakePhraseAgain`), unless the audio after the phrase, heard on its own, is the
+    /// command, sure. The command after it runs from a sure first hearing when the second
+    /// heard more than the phrase. The listener thread reads whether vsh sleeps
     /// (`awaitsWakePhrase`).
     @Test func theWakePhraseHeardAgainAloneWakes() {
         let f = Fixture {
@@ -246,6 +251,13 @@ import VshTestSupport
         #expect(Self.notes(f.hear("hey computer list", 0.95, phraseAlone: ("hey computer", 0.99))) == ["(listening for a command)"],
                 "the second hearing found nothing after the phrase: breath heard as a command runs nothing")
         #expect(f.voice.lastVerdict == Verdict(.wake))
+        f.clock.now += 10
+        #expect(Self.notes(f.hear("hey computer list", 0.95, phraseAlone: ("hey computer", 0.99), afterPhrase: ("list", 0.4)))
+                == ["(listening for a command)"], "after the phrase, on its own, it was not heard surely: breath")
+        f.clock.now += 10
+        #expect(Self.submitted(f.hear("hey computer list", 0.95, phraseAlone: ("hey computer", 0.99), afterPhrase: ("list", 0.9)))?
+                    .line == "list", "said after a pause: heard on its own, the command is there")
+        #expect(!f.voice.awaitsWakePhrase(), "awake after it")
         f.clock.now += 10
         _ = try? f.voice.setListening(false)
         _ = f.voice.takeActions()

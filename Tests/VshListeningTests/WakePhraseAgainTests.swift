@@ -38,6 +38,53 @@ import VshTestSupport
         #expect(phrase.calls == 4)
     }
 
+    /// The phrase as PocketSphinx gives it for `TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])`
+    /// heard from 3 s: "hey computer" over the first burst, its end 0.3 s early because the
+    /// frames are counted without the 0.9 s of quiet it dropped.
+    static func phraseAlone() -> Recognition {
+        var alone = Recognition(words: [RecognizedWord(word: "hey", start: 3.2, end: 3.5, confidence: 1),
+                                        RecognizedWord(word: "computer", start: 3.5, end: 3.8, confidence: 1)],
+                                confidence: 0.99)
+        alone.features = Confidence.Features(frames: 260 - 90, wordFrames: 60, phones: 9, words: 2)
+        return alone
+    }
+
+    /// What follows the phrase is heard on its own from 0.4 s before its first sound, as the
+    /// endpointer would cut it, wherever PocketSphinx dropped quiet.
+    @Test func theAudioAfterThePhraseStartsBeforeItsFirstSound() throws {
+        let samples = TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])
+        let rest = try #require(WakePhraseAgain.rest(after: Self.phraseAlone(), of: samples, start: 3))
+        #expect(abs(rest.start - (3 + 1.7 - 0.4)) < 0.03, "the command begins at 1.7 s: \(rest.start)")
+        #expect(rest.samples == Array(samples[Int((rest.start - 3) * 16_000)...]))
+        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), of: TestSignal.bursts([0.5, 0.6, 1.5]), start: 3) == nil,
+                "only quiet after the phrase")
+        let soft = TestSignal.bursts([0.5, 0.6, 0.6]) + TestSignal.bursts([0, 0.4, 0.5], tone: 400)
+        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), of: soft, start: 3) == nil,
+                "20 dB softer than the phrase: a click, a voice across the room")
+    }
+
+    /// The phrase alone, a command after it: the audio after the phrase is heard again with
+    /// the commands (`Recognition.afterPhrase`), so that the prompt runs what was said
+    /// there, and only that.
+    @Test func aCommandAfterThePhraseIsHeardOnItsOwn() throws {
+        let samples = TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])
+        func hearing(_ alone: Recognition) throws -> (Recognition, calls: Int) {
+            let commands = FakeRecognizer([(["hey", "computer", "list"], 0.95), (["list"], 0.9)])
+            let heard = WakePhraseAgain(grammar: try grammar(), commands: commands, phrase: FakeRecognizer(recognitions: [alone]),
+                                        gate: Gate(threshold: 0.5, rejectBelow: 0.3), isAsleep: { _ in true })
+                .recognize(samples, start: 3)
+            return (heard, commands.calls)
+        }
+        let (heard, calls) = try hearing(Self.phraseAlone())
+        #expect(heard.afterPhrase.map(\.text) == ["list"])
+        #expect(calls == 2)
+        var otherWords = Self.phraseAlone()
+        otherWords.words[1].word = "computers"
+        let (unheard, once) = try hearing(otherWords)
+        #expect(unheard.afterPhrase.isEmpty, "heard alone, the phrase was other words: the first hearing stands")
+        #expect(once == 1)
+    }
+
     @Test func withoutCommandsAfterThePhraseThereIsNothingToHearAgain() throws {
         let always = try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hey computer")
         #expect(always.phraseAlone == nil)
