@@ -6,8 +6,11 @@ import VshVoice
 /// heard again with the phrase alone, against the everyday words (`OtherWords`) but not
 /// the commands (`Recognition.phraseAlone`), unless it was the phrase alone and sure. The
 /// prompt (`VoicePrompt.decide`) wakes on the second hearing when the first would not
-/// wake; and when the first heard a command after the phrase but the second finds the
-/// phrase alone, the command was breath or noise, not words: vsh wakes and runs nothing.
+/// wake. When the first heard a command after the phrase but the second finds the phrase
+/// alone, the audio after the phrase is heard a third time, on its own, with the commands
+/// (`Recognition.afterPhrase`): a command said after a short pause is there ("listen on …
+/// list", one utterance under about a second of quiet), and runs; breath or noise heard as
+/// a command is not, and vsh wakes and runs nothing.
 ///
 /// With every command allowed after it, the search found a command in the breath after
 /// real people's "alexa" ("alexa back", then stopped as not clearly said, or run: 6 of 329
