@@ -10,7 +10,10 @@ import VshVoice
 /// alone, the audio after the phrase is heard a third time, on its own, with the commands
 /// (`Recognition.afterPhrase`): a command said after a short pause is there ("listen on …
 /// list", one utterance under about a second of quiet), and runs; breath or noise heard as
-/// a command is not, and vsh wakes and runs nothing.
+/// a command is not, and vsh wakes and runs nothing. When the first hearing wakes vsh
+/// surely with a command after the phrase, the audio after the phrase is heard first: the
+/// same command there, surely, is taken as heard, without the phrase-alone hearing (two
+/// decodes before the command runs, not three).
 ///
 /// With every command allowed after it, the search found a command in the breath after
 /// real people's "alexa" ("alexa back", then stopped as not clearly said, or run: 6 of 329
@@ -42,17 +45,39 @@ final class WakePhraseAgain: CommandRecognizer {
     func recognize(_ samples: [Int16], start: Double) -> Recognition {
         var heard = commands.recognize(samples, start: start)
         guard case .wake(_, let then)? = grammar.meaning(of: heard.words.map(\.word)), isAsleep(start) else { return heard }
-        if then == nil, gate.wakes(heard, at: VoicePrompt.Options.wakeConfidence) { return heard }
+        let sure = gate.wakes(heard, at: VoicePrompt.Options.wakeConfidence)
+        if then == nil, sure { return heard }
+        // Sure, with a command after the phrase that the audio after it, heard on its own,
+        // is as surely: taken as heard, in two hearings instead of three.
+        var after: Recognition?
+        if let then, sure, let rest = Self.rest(after: heard, words: phraseWords(in: heard), of: samples, start: start) {
+            let command = commands.recognize(rest.samples, start: rest.start)
+            if grammar.meaning(of: command.words.map(\.word)) == .command(then), gate.take(command, isPhrase: true).isSure {
+                return heard
+            }
+            after = command
+        }
         let alone = phrase.recognize(samples, start: start)
         heard.phraseAlone = [alone]
-        if then != nil, case .wake(_, nil)? = grammar.meaning(of: alone.words.map(\.word)),
-           let rest = Self.rest(after: alone, of: samples, start: start) {
-            heard.afterPhrase = [commands.recognize(rest.samples, start: rest.start)]
+        if then != nil, case .wake(_, nil)? = grammar.meaning(of: alone.words.map(\.word)) {
+            if let after {
+                heard.afterPhrase = [after]
+            } else if let rest = Self.rest(after: alone, words: alone.words.count, of: samples, start: start) {
+                heard.afterPhrase = [commands.recognize(rest.samples, start: rest.start)]
+            }
         }
         return heard
     }
 
-    /// The samples after the wake phrase that `alone` heard on its own, from 0.4 s before
+    /// How many of `heard`'s first words are the wake phrase (0 when they are not).
+    private func phraseWords(in heard: Recognition) -> Int {
+        let words = heard.words.map(\.word)
+        return (1...max(1, words.count)).first { count in
+            if case .wake(_, nil)? = grammar.meaning(of: Array(words.prefix(count))) { true } else { false }
+        } ?? 0
+    }
+
+    /// The samples after the wake phrase, `heard`'s first `words`, from 0.4 s before
     /// the next sound (as the endpointer cuts an utterance), and where they begin in the
     /// stream; nil when nothing follows that is as loud as speech said with the phrase.
     ///
@@ -61,8 +86,9 @@ final class WakePhraseAgain: CommandRecognizer {
     /// phrase, in the pause after it, or after the command): the pause is the first quiet
     /// 10 ms frame in that reach (within 6 dB of its quietest), before the quiet after the
     /// command.
-    static func rest(after alone: Recognition, of samples: [Int16], start: Double) -> (samples: [Int16], start: Double)? {
-        guard let end = alone.words.last?.end, let kept = alone.features?.frames else { return nil }
+    static func rest(after heard: Recognition, words: Int, of samples: [Int16], start: Double) -> (samples: [Int16], start: Double)? {
+        guard words > 0, words <= heard.words.count, let kept = heard.features?.frames else { return nil }
+        let end = heard.words[words - 1].end
         let frame = AudioFormat.sampleRate / 100
         let count = samples.count / frame
         let first = Int(((end - start) * 100).rounded())

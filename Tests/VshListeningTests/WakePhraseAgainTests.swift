@@ -53,13 +53,13 @@ import VshTestSupport
     /// endpointer would cut it, wherever PocketSphinx dropped quiet.
     @Test func theAudioAfterThePhraseStartsBeforeItsFirstSound() throws {
         let samples = TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])
-        let rest = try #require(WakePhraseAgain.rest(after: Self.phraseAlone(), of: samples, start: 3))
+        let rest = try #require(WakePhraseAgain.rest(after: Self.phraseAlone(), words: 2, of: samples, start: 3))
         #expect(abs(rest.start - (3 + 1.7 - 0.4)) < 0.03, "the command begins at 1.7 s: \(rest.start)")
         #expect(rest.samples == Array(samples[Int((rest.start - 3) * 16_000)...]))
-        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), of: TestSignal.bursts([0.5, 0.6, 1.5]), start: 3) == nil,
+        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), words: 2, of: TestSignal.bursts([0.5, 0.6, 1.5]), start: 3) == nil,
                 "only quiet after the phrase")
         let soft = TestSignal.bursts([0.5, 0.6, 0.6]) + TestSignal.bursts([0, 0.4, 0.5], tone: 400)
-        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), of: soft, start: 3) == nil,
+        #expect(WakePhraseAgain.rest(after: Self.phraseAlone(), words: 2, of: soft, start: 3) == nil,
                 "20 dB softer than the phrase: a click, a voice across the room")
     }
 
@@ -83,6 +83,34 @@ import VshTestSupport
         let (unheard, once) = try hearing(otherWords)
         #expect(unheard.afterPhrase.isEmpty, "heard alone, the phrase was other words: the first hearing stands")
         #expect(once == 1)
+    }
+
+    /// Heard surely as the phrase and a command, and the audio after the phrase heard on
+    /// its own as the same command, surely: taken as it is, with no hearing of the phrase
+    /// alone (two decodes, not three). Heard as something else there, the phrase is heard
+    /// alone, and that hearing of the rest is the one the prompt gets.
+    @Test func aSureCommandAfterThePhraseNeedsNoThirdHearing() throws {
+        let samples = TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])
+        var first = Self.phraseAlone()
+        first.words.append(RecognizedWord(word: "list", start: 4.3, end: 4.6, confidence: 1))
+        first.confidence = 0.95
+        func hearing(after: ([String], Double)) throws -> (Recognition, phraseCalls: Int, calls: Int) {
+            let rest = Recognition(words: after.0.map { RecognizedWord(word: $0, start: 4.5, end: 4.9, confidence: 1) },
+                                   confidence: after.1)
+            let commands = FakeRecognizer(recognitions: [first, rest])
+            let phrase = FakeRecognizer(recognitions: [Self.phraseAlone()])
+            let heard = WakePhraseAgain(grammar: try grammar(), commands: commands, phrase: phrase,
+                                        gate: Gate(threshold: 0.5, rejectBelow: 0.3), isAsleep: { _ in true })
+                .recognize(samples, start: 3)
+            return (heard, phrase.calls, commands.calls)
+        }
+        let (same, phraseCalls, calls) = try hearing(after: (["list"], 0.9))
+        #expect(same.text == "hey computer list" && same.phraseAlone.isEmpty && same.afterPhrase.isEmpty)
+        #expect(phraseCalls == 0 && calls == 2)
+        let (other, otherPhraseCalls, otherCalls) = try hearing(after: (["help"], 0.9))
+        #expect(other.phraseAlone.map(\.text) == ["hey computer"])
+        #expect(other.afterPhrase.map(\.text) == ["help"], "the rest, heard once")
+        #expect(otherPhraseCalls == 1 && otherCalls == 2)
     }
 
     @Test func withoutCommandsAfterThePhraseThereIsNothingToHearAgain() throws {
