@@ -207,15 +207,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// of the words' median frame): speech the words do not account for, as when a sentence
     /// is heard as a command and the decoder calls the rest silence or noise.
     static func speechOutside(_ spans: [(Int, Int)], of audio: [Int16]) -> Int {
-        let frame = AudioFormat.sampleRate / 100
-        let count = audio.count / frame
+        let energy = FrameLevels.of(audio)
+        let count = energy.count
         guard count > 0, !spans.isEmpty else { return 0 }
-        var energy = [Double](repeating: 0, count: count)
-        for f in 0..<count {
-            var sum = 0.0
-            for i in (f * frame)..<((f + 1) * frame) { sum += Double(audio[i]) * Double(audio[i]) }
-            energy[f] = 10 * log10(sum / Double(frame) + 1)
-        }
         var inside = [Bool](repeating: false, count: count)
         for (start, end) in spans { for f in max(0, start)...min(count - 1, max(start, end)) { inside[f] = true } }
         let words = energy.indices.filter { inside[$0] }.map { energy[$0] }.sorted()

@@ -1,4 +1,3 @@
-import Foundation
 import VshCore
 import VshVoice
 
@@ -94,12 +93,8 @@ final class WakePhraseAgain: CommandRecognizer {
         let first = Int(((end - start) * 100).rounded())
         let reach = min(count - 1, first + max(0, count - kept))
         guard first >= 0, first <= reach else { return nil }
-        let level = (0..<count).map { f in
-            // Over three frames, so one quiet frame inside a word is not a pause.
-            let from = f * frame, to = min(samples.count, from + 3 * frame)
-            let energy = samples[from..<to].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(to - from)
-            return 10 * log10(energy + 1)
-        }
+        // Over three frames, so one quiet frame inside a word is not a pause.
+        let level = FrameLevels.of(samples, span: 3)
         let quietest = level[first...reach].min() ?? 0
         guard let pause = level[first...].firstIndex(where: { $0 <= quietest + 6 }),
               let sound = level[pause...].firstIndex(where: { $0 > quietest + 12 }),

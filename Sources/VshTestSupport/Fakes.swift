@@ -51,13 +51,12 @@ package final class FakeRecognizer: CommandRecognizer, @unchecked Sendable {
     private let answers = Locked<(script: [Recognition], calls: Int)>(([], 0))
 
     /// `script`: (words, confidence) for each utterance in turn.
-    package init(_ script: [([String], Double)]) {
-        let recognitions = script.map { words, confidence in
+    package convenience init(_ script: [([String], Double)]) {
+        self.init(recognitions: script.map { words, confidence in
             Recognition(
                 words: words.map { RecognizedWord(word: $0, start: 0, end: 0, confidence: confidence) },
                 confidence: confidence)
-        }
-        answers.withLock { $0.script = recognitions }
+        })
     }
 
     /// `recognitions`: what it hears in each utterance in turn, word times and features

@@ -1,4 +1,5 @@
 import Foundation
+import VshVoice
 
 /// The speaker check's threshold (`voice.speaker_check`, off by default), set so that it
 /// keeps the person's own speech however it reaches vsh, or left off where it cannot.
@@ -142,11 +143,8 @@ package enum SpeakerCalibration {
 
     /// `samples` from the first to the last 10 ms frame within 30 dB of the loudest.
     static func voice(_ samples: [Int16]) -> [Int16] {
-        let count = samples.count / frame
-        guard count > 0 else { return samples }
-        let energy = (0..<count).map { f in
-            10 * log10(samples[(f * frame)..<((f + 1) * frame)].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frame) + 1)
-        }
+        let energy = FrameLevels.of(samples)
+        guard !energy.isEmpty else { return samples }
         let loud = energy.max()! - 30
         guard let first = energy.firstIndex(where: { $0 >= loud }), let last = energy.lastIndex(where: { $0 >= loud }) else {
             return samples
