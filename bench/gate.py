@@ -223,7 +223,7 @@ def real(args, models):
           f"({n} clips a speaker), each said alone, at the prompt's decisions (vsh listen, always mode)")
     print("own: % of the speaker's own digits that ran right, (% the speaker check stopped); "
           "others: % of the other 3 speakers' same digits that ran, (% the speaker check stopped)\n")
-    cols = " | ".join(models)
+    cols = " → ".join(models)
     print(f"| speaker (fold) | own, processed as the takes: {cols} | own, as recorded: {cols} | others, same kind of microphone: {cols} |")
     print("|---|---|---|---|")
     results = {}
