@@ -20,11 +20,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import ROOT  # noqa: E402
-from lib.results import RESULTS_DIR  # noqa: E402
+from lib.results import RESULTS_DIR, RUN_RECORD as RUN  # noqa: E402
 
-# Beside the results, not among them: bench/summary.py reads every .json in RESULTS_DIR as
-# a benchmark's figures.
-RUN = RESULTS_DIR.rstrip(os.sep) + "-run.json"
 STEPS = os.path.join(RESULTS_DIR, "steps")
 
 

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.env import ROOT  # noqa: E402
-from lib.results import RESULTS_DIR  # noqa: E402
+from lib.results import RESULTS_DIR, RUN_RECORD  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
 
 
@@ -53,7 +53,15 @@ def commit():
 
 
 def heading():
-    return f"## {time.strftime('%Y-%m-%d %H:%M %Z')} · commit {commit()} · {os.cpu_count()} cores"
+    """When the run ended (and began, when bench/step.py recorded it: a resumed run may span
+    days), the commit and the cores."""
+    try:
+        with open(RUN_RECORD) as f:
+            begun = json.load(f).get("begun")
+    except (FileNotFoundError, json.JSONDecodeError):
+        begun = None
+    when = (f"{begun} to " if begun else "") + time.strftime("%Y-%m-%d %H:%M %Z")
+    return f"## {when} · commit {commit()} · {os.cpu_count()} cores"
 
 
 def main():

@@ -13,6 +13,9 @@ import time
 from .env import ROOT
 
 RESULTS_DIR = os.environ.get("VSH_BENCH_RESULTS") or os.path.join(ROOT, ".build", "bench-results")
+# bench/step.py's record of the run these results belong to (its commit, when it began):
+# beside the results, not among them, since bench/summary.py reads every .json there.
+RUN_RECORD = RESULTS_DIR.rstrip(os.sep) + "-run.json"
 
 _rows = []
 
