@@ -65,6 +65,16 @@ def delivered(tmp):
         return 0
 
 
+def cpu_ticks(pid):
+    """The process's user and system time so far, in clock ticks (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def recorders(tmp):
     """Each recorder: the command that records the microphone, and where its WAV ends up."""
     store = tmp + "/store"
@@ -131,14 +141,21 @@ def fault_run(tmp, reference, name, fault, file_blocks=None):
         argv = ["sh", "-c", f'ulimit -f {file_blocks} && exec "$0" "$@"'] + argv
     errors = open(tmp + "/stderr", "w+")
     process = subprocess.Popen(argv, env=environment(tmp, fault), stdout=subprocess.DEVNULL, stderr=errors)
-    # Hung: still running 8 s after the device last delivered anything (a stalled device
-    # delivers nothing more; a working one is read far faster than real time).
-    last, changed, ended = -1, time.time(), True
+    # Hung: still running 8 s after the device last delivered anything and after the
+    # recorder last used the CPU (a stalled device delivers nothing more; a working one is
+    # read far faster than real time; a recorder still decoding what it was given before
+    # the stall is busy, not hung: on a loaded machine that took vsh past 8 s), or 60 s
+    # after the last audio whatever it does.
+    last, changed, ended = (-1, -1), time.time(), True
+    since_audio = time.time()
     while process.poll() is None:
-        now = delivered(tmp)
+        audio = delivered(tmp)
+        now = (audio, cpu_ticks(process.pid))
+        if audio != last[0]:
+            since_audio = time.time()
         if now != last:
             last, changed = now, time.time()
-        elif time.time() - changed > 8:
+        if time.time() - changed > 8 or time.time() - since_audio > 60:
             process.kill()
             process.wait()
             ended = False
