@@ -84,15 +84,20 @@ package struct PromptGrammar: CommandGrammar {
             return .answer(parsed, line: answer.line)
         }
         guard let wake = wake?.interpret(words) else { return nil }
-        if let wakeAlone {
-            // "computer list": the shortest start that is the phrase, then a command.
-            let clean = VoiceGrammar.clean(words)
-            for k in 1...clean.count where wakeAlone.match(Array(clean[..<k])) != nil {
-                if k == clean.count { return .wake(line: wake.line) }
-                if let command = commands.interpret(Array(clean[k...])) { return .wake(line: wake.line, then: command) }
-            }
+        // "computer list": the shortest start that is the phrase, then a command.
+        for k in phraseEnds(in: words) {
+            let after = VoiceGrammar.clean(Array(words[k...]))
+            if after.isEmpty { return .wake(line: wake.line) }
+            if let command = commands.interpret(after) { return .wake(line: wake.line, then: command) }
         }
         return .wake(line: wake.line)
+    }
+
+    /// Each count of `words`' first words (fillers included) that is the wake phrase alone,
+    /// shortest first; none when the phrase takes no command after it (`wakeAlone` is nil).
+    func phraseEnds(in words: [String]) -> [Int] {
+        guard let wakeAlone else { return [] }
+        return (0...words.count).filter { $0 > 0 && wakeAlone.match(VoiceGrammar.clean(Array(words[..<$0]))) != nil }
     }
 
     /// What `recognition` could stand for, best first and distinct by line: the best

@@ -49,7 +49,8 @@ final class WakePhraseAgain: CommandRecognizer {
         // Sure, with a command after the phrase that the audio after it, heard on its own,
         // is as surely: taken as heard, in two hearings instead of three.
         var after: Recognition?
-        if let then, sure, let rest = Self.rest(after: heard, words: phraseWords(in: heard), of: samples, start: start) {
+        if let then, sure, let words = grammar.phraseEnds(in: heard.words.map(\.word)).first,
+           let rest = Self.rest(after: heard, words: words, of: samples, start: start) {
             let command = commands.recognize(rest.samples, start: rest.start)
             if grammar.meaning(of: command.words.map(\.word)) == .command(then), gate.take(command, isPhrase: true).isSure {
                 return heard
@@ -66,14 +67,6 @@ final class WakePhraseAgain: CommandRecognizer {
             }
         }
         return heard
-    }
-
-    /// How many of `heard`'s first words are the wake phrase (0 when they are not).
-    private func phraseWords(in heard: Recognition) -> Int {
-        let words = heard.words.map(\.word)
-        return (1...max(1, words.count)).first { count in
-            if case .wake(_, nil)? = grammar.meaning(of: Array(words.prefix(count))) { true } else { false }
-        } ?? 0
     }
 
     /// The samples after the wake phrase, `heard`'s first `words`, from 0.4 s before
