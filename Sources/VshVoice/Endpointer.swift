@@ -28,6 +28,14 @@ package final class Endpointer {
         /// utterance is over already (a whole command that cannot grow); 0 never asks.
         /// Asked once per pause, and only when it is shorter than the hangover.
         package var earlyPause = 0
+        /// Milliseconds of quiet at which the utterance `endsEarly` is asked about is cut:
+        /// the audio up to here, the rest of the hangover filled with the quiet from
+        /// before the speech (`Segment.early`). Cut sooner than `earlyPause`, it is handed
+        /// to `willAskEarly` at once, so that its decode can begin while the endpointer
+        /// waits out the pause, and only what is left of the decode after the wait adds to
+        /// the latency. 0 (or anything not under `earlyPause`): cut at `earlyPause`. An
+        /// utterance that waits for the hangover is the audio up to where it closed.
+        package var earlyCut = 0
         /// Milliseconds of audio kept before speech starts and after it ends: the
         /// recogniser needs silence around the words, and soft onsets lie below the
         /// threshold. 400 ms beat 250/200 by 1–8 points in noise.
@@ -129,6 +137,12 @@ package final class Endpointer {
     /// now; true ends it there. Without it every utterance waits for the full hangover.
     package var endsEarly: ((Segment) -> Bool)?
 
+    /// Told after `earlyCut` ms of quiet of the utterance `endsEarly` will be asked about
+    /// if the quiet lasts to `earlyPause`.
+    package var willAskEarly: ((Segment) -> Void)?
+    /// The utterance as `earlyCut` cut it, while the quiet after it lasts.
+    private var earlyCandidate: (segment: Segment, to: Int)?
+
     package init(settings: Settings = Settings()) {
         self.settings = settings
         steady = SteadyLevel(frames: settings.steadyFrames, deviation: settings.steadyDeviation)
@@ -223,15 +237,21 @@ package final class Endpointer {
         if speech {
             lastSpeechFrame = frameIndex
             quiet = 0
+            earlyCandidate = nil
         } else {
             quiet += 1
+        }
+        if settings.earlyCut > 0, settings.earlyCut < settings.earlyPause, quiet * 10 == settings.earlyCut, endsEarly != nil {
+            earlyCandidate = segment(endingAt: frameIndex + 1, early: true)
+            if let earlyCandidate { willAskEarly?(earlyCandidate.segment) }
         }
         let tooLong = Double(frameIndex - speechStartFrame) / 100 >= settings.maximumLength
         if quiet * 10 >= settings.hangover || tooLong {
             return close(at: frameIndex + 1)
         }
         if settings.earlyPause > 0, quiet * 10 == settings.earlyPause, let endsEarly,
-           let candidate = segment(endingAt: frameIndex + 1, early: true)?.segment, endsEarly(candidate) {
+           let candidate = earlyCandidate?.segment ?? segment(endingAt: frameIndex + 1, early: true)?.segment,
+           endsEarly(candidate) {
             return close(at: frameIndex + 1, early: true)
         }
         return []
@@ -242,8 +262,12 @@ package final class Endpointer {
         inSpeech = false
         run = 0
         steady.reset()
-        guard let found = segment(endingAt: endFrame, early: early) else { return [] }
-        previousEnd = found.to
+        defer { earlyCandidate = nil }
+        guard var found = (early ? earlyCandidate : nil) ?? segment(endingAt: endFrame, early: early) else { return [] }
+        found.segment.closedAt = Double(endFrame) / 100
+        // The next utterance's padding begins after all this one listened to, however
+        // soon it was cut.
+        previousEnd = max(found.to, min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10) * Self.frameLength)
         previousSpeechEnd = lastSpeechFrame + 1
         hangoverAfterEarly = early ? quiet : nil
         return [.utterance(found.segment)]

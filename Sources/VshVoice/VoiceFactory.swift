@@ -1,3 +1,4 @@
+import Foundation
 import VshCore
 
 /// The voice pipeline as the settings make it: the one place that decides the front end and
@@ -40,12 +41,32 @@ package struct VoiceFactory {
         settings.denoise == .auto && !settings.gainControl ? .belowSNR(Settings.denoiseBelowSNR) : .always
     }
 
+    /// The endpointer for takes and recordings: each utterance is the audio up to where it
+    /// closed.
     package func endpointer() -> Endpointer {
+        Endpointer(settings: endpointing)
+    }
+
+    private var endpointing: Endpointer.Settings {
         var endpointing = Endpointer.Settings()
         endpointing.hangover = settings.hangover
         endpointing.earlyPause = settings.earlyEnd
-        return Endpointer(settings: endpointing)
+        return endpointing
     }
+
+    /// Milliseconds of quiet at which the utterance the early end is asked about is cut
+    /// (`Endpointer.Settings.earlyCut`), so that its decode begins while the endpointer
+    /// waits for `voice.early_end_ms`. 50: at the prompt (bench/prompt.py, one run each on
+    /// a quiet machine) a spoken command started a median 270 ms after the end of speech
+    /// instead of 330, at the same CPU; 2 of 485 Speech Commands clips and 2 of 485 at the
+    /// prompt's grammar were decided otherwise than when cut at the pause (quick subset),
+    /// and talk by held-out speakers ran the same 8.1 commands an hour (words said alone:
+    /// 24 runs in 35 min instead of 22). Deciding every utterance on audio cut at 50 ms,
+    /// the full hangover's too, was faster still (median 206-240 ms) but heard a fifth of
+    /// the talk otherwise and ran 13.6 commands an hour of it
+    /// (research/recognition/EARLY_END.md, session 24). `VSH_EARLY_CUT` sets another for
+    /// research (0: cut at the pause).
+    static let earlyCut = 50
 
     /// A recogniser for `grammar`.
     package func recognizer(for grammar: CommandGrammar) throws -> CommandRecognizer {
@@ -71,8 +92,10 @@ package struct VoiceFactory {
                            isFinal: isFinal)
                 : nil
         }
+        var endpointing = endpointing
+        endpointing.earlyCut = Int(ProcessInfo.processInfo.environment["VSH_EARLY_CUT"] ?? "") ?? Self.earlyCut
         return VoicePipeline(
-            source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: endpointer(),
+            source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: Endpointer(settings: endpointing),
             recognizer: recognizer, earlyEnd: early)
     }
 

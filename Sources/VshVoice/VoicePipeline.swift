@@ -67,9 +67,9 @@ package struct Utterance: Sendable, Equatable {
     /// The audio the recogniser decoded, 16 kHz mono (the segment's, or the front end's):
     /// the clip history keeps.
     package var samples: [Int16]
-    /// Seconds from the end of speech to this result: the endpointer's wait for silence
-    /// plus the decoding time (the CPU time the decode took, so that a busy machine
-    /// does not blur what vsh itself costs).
+    /// Seconds from the end of speech to this result: the endpointer's wait for silence,
+    /// or the decode begun during that wait when it ends later (the decode counted in the
+    /// CPU time it took, so that a busy machine does not blur what vsh itself costs).
     package var latency: Double
     /// The monotonic time (`VoicePrompt.monotonic`) at which its end was captured, where
     /// the listener knows it: for the timing `--verbose` shows.
@@ -112,8 +112,9 @@ package final class VoicePipeline {
     let recognizer: CommandRecognizer
     /// When an utterance may end before the full hangover; nil: never.
     let earlyEnd: EarlyEnd?
-    /// The recognition that ended an utterance early, to be reported with it.
-    private var decidedEarly: (segment: Endpointer.Segment, recognition: Recognition, decoding: Double)?
+    /// Where the recogniser runs: begun as soon as the endpointer cuts the utterance the
+    /// early end will be asked about, asked for when it is.
+    private let ahead: RecognitionAhead
 
     package init(
         source: AudioSource, frontEnd: Preprocessor?, frontEndUse: FrontEndUse = .always, endpointer: Endpointer,
@@ -125,23 +126,24 @@ package final class VoicePipeline {
         self.endpointer = endpointer
         self.recognizer = recognizer
         self.earlyEnd = earlyEnd
+        ahead = RecognitionAhead(recognizer)
         if earlyEnd != nil {
             endpointer.endsEarly = { [unowned self] segment in endsEarly(segment) }
+            endpointer.willAskEarly = { [unowned self] segment in
+                ahead.begin(samples(of: segment), start: segment.start, now: segment.closedAt)
+            }
         }
     }
 
-    /// Asked by the endpointer after a short pause: recognises the utterance so far, and
-    /// ends it when `earlyEnd` accepts what was heard (the recognition is then the
-    /// utterance's, not decoded twice).
+    /// Asked by the endpointer after a short pause: recognises the utterance so far (or
+    /// takes the recognition begun ahead of it), and ends it when `earlyEnd` accepts what
+    /// was heard (the recognition is then the utterance's, not decoded twice).
     func endsEarly(_ segment: Endpointer.Segment) -> Bool {
         guard let earlyEnd else { return false }
-        let began = Self.threadTime()
         let audio = samples(of: segment)
-        let recognition = recognizer.recognize(audio, start: segment.start)
+        let recognition = ahead.recognition(of: audio, start: segment.start, now: segment.closedAt).recognition
         let audioEnd = segment.start + Double(audio.count) / Double(AudioFormat.sampleRate)
-        guard earlyEnd.accepts(recognition, audioEnd: audioEnd) else { return false }
-        decidedEarly = (segment, recognition, Self.threadTime() - began)
-        return true
+        return earlyEnd.accepts(recognition, audioEnd: audioEnd)
     }
 
     /// Reads the source to its end (or until `onEvent` returns false), reporting events.
@@ -157,32 +159,16 @@ package final class VoicePipeline {
         }
     }
 
-    /// CPU seconds this thread has used.
-    static func threadTime() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
     func handle(_ event: Endpointer.Event) -> Event {
         switch event {
         case .speechStarted(let t):
             return .speechStarted(t)
         case .utterance(let segment):
-            let recognition: Recognition
-            let decoding: Double
             let audio = samples(of: segment)
-            if let early = decidedEarly, early.segment == segment {
-                (recognition, decoding) = (early.recognition, early.decoding)
-            } else {
-                let began = Self.threadTime()
-                recognition = recognizer.recognize(audio, start: segment.start)
-                decoding = Self.threadTime() - began
-            }
-            decidedEarly = nil
+            let heard = ahead.recognition(of: audio, start: segment.start, now: segment.closedAt)
             return .utterance(Utterance(
-                recognition: recognition, segment: segment, samples: audio,
-                latency: segment.closedAt - segment.speechEnd + decoding))
+                recognition: heard.recognition, segment: segment, samples: audio,
+                latency: max(segment.closedAt, heard.begunAt + heard.decoding) - segment.speechEnd))
         }
     }
 
