@@ -125,8 +125,11 @@ def main():
     ours = latency_pairs(ends, [s for _, _, s in started])
     log(f"vsh ran {len(started)} of {len(COMMANDS)} spoken commands: {', '.join(c for c, _, _ in started)}")
     log("vsh, end of speech to the command starting: " + ms([t - e for e, t in ours]))
-    log("  of which the endpointer's wait for silence: " + ms([u - e for (e, _), (_, u, _) in zip(ours, started)]))
-    log("  and decoding and dispatch: " + ms([s - u for _, u, s in started]))
+    # The utterance's audio ends where the endpointer cut it: after 50 ms of quiet for an
+    # early end, whose decode begins there while the pause is waited out; after the
+    # hangover otherwise.
+    log("  of which the quiet heard after the speech: " + ms([u - e for (e, _), (_, u, _) in zip(ours, started)]))
+    log("  and from there, the rest of the wait, decoding and dispatch: " + ms([s - u for _, u, s in started]))
     base = Paced(files["commands"], BASELINE)
     base.wait()
     theirs = latency_pairs(ends, [t for t, line in base.lines if line])
