@@ -41,17 +41,12 @@ package struct VoiceFactory {
         settings.denoise == .auto && !settings.gainControl ? .belowSNR(Settings.denoiseBelowSNR) : .always
     }
 
-    /// The endpointer for takes and recordings: each utterance is the audio up to where it
-    /// closed.
     package func endpointer() -> Endpointer {
-        Endpointer(settings: endpointing)
-    }
-
-    private var endpointing: Endpointer.Settings {
         var endpointing = Endpointer.Settings()
         endpointing.hangover = settings.hangover
         endpointing.earlyPause = settings.earlyEnd
-        return endpointing
+        endpointing.earlyCut = Int(ProcessInfo.processInfo.environment["VSH_EARLY_CUT"] ?? "") ?? Self.earlyCut
+        return Endpointer(settings: endpointing)
     }
 
     /// Milliseconds of quiet at which the utterance the early end is asked about is cut
@@ -92,10 +87,8 @@ package struct VoiceFactory {
                            isFinal: isFinal)
                 : nil
         }
-        var endpointing = endpointing
-        endpointing.earlyCut = Int(ProcessInfo.processInfo.environment["VSH_EARLY_CUT"] ?? "") ?? Self.earlyCut
         return VoicePipeline(
-            source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: Endpointer(settings: endpointing),
+            source: source, frontEnd: frontEnd(), frontEndUse: frontEndUse, endpointer: endpointer(),
             recognizer: recognizer, earlyEnd: early)
     }
 
