@@ -250,9 +250,9 @@ package final class Endpointer {
             return close(at: frameIndex + 1)
         }
         if settings.earlyPause > 0, quiet * 10 == settings.earlyPause, let endsEarly,
-           let candidate = earlyCandidate?.segment ?? segment(endingAt: frameIndex + 1, early: true)?.segment,
-           endsEarly(candidate) {
-            return close(at: frameIndex + 1, early: true)
+           var candidate = earlyCandidate?.segment ?? segment(endingAt: frameIndex + 1, early: true)?.segment {
+            candidate.closedAt = Double(frameIndex + 1) / 100
+            if endsEarly(candidate) { return close(at: frameIndex + 1, early: true) }
         }
         return []
     }

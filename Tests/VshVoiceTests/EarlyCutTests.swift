@@ -43,6 +43,8 @@ import VshTestSupport
         #expect(closed.count == 1 && offered.count == 1)
         #expect(abs(cut.closedAt - cut.speechEnd - 0.05) < 0.005)
         #expect(asked.map(\.samples) == [cut.samples])
+        // Asked when the pause has lasted: a decode not begun ahead begins then.
+        #expect(asked.allSatisfy { abs($0.closedAt - $0.speechEnd - 0.12) < 0.005 })
         #expect(s.early && abs(s.closedAt - s.speechEnd - 0.12) < 0.005)
         // Heard: the audio to 50 ms after the speech, then 250 ms of the quiet before it.
         #expect(s.samples == cut.samples && s.start == cut.start)
