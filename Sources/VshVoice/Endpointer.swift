@@ -141,7 +141,7 @@ package final class Endpointer {
     /// if the quiet lasts to `earlyPause`.
     package var willAskEarly: ((Segment) -> Void)?
     /// The utterance as `earlyCut` cut it, while the quiet after it lasts.
-    private var earlyCandidate: (segment: Segment, to: Int)?
+    private var earlyCandidate: Segment?
 
     package init(settings: Settings = Settings()) {
         self.settings = settings
@@ -243,14 +243,14 @@ package final class Endpointer {
         }
         if settings.earlyCut > 0, settings.earlyCut < settings.earlyPause, quiet * 10 == settings.earlyCut, endsEarly != nil {
             earlyCandidate = segment(endingAt: frameIndex + 1, early: true)
-            if let earlyCandidate { willAskEarly?(earlyCandidate.segment) }
+            if let earlyCandidate { willAskEarly?(earlyCandidate) }
         }
         let tooLong = Double(frameIndex - speechStartFrame) / 100 >= settings.maximumLength
         if quiet * 10 >= settings.hangover || tooLong {
             return close(at: frameIndex + 1)
         }
         if settings.earlyPause > 0, quiet * 10 == settings.earlyPause, let endsEarly,
-           var candidate = earlyCandidate?.segment ?? segment(endingAt: frameIndex + 1, early: true)?.segment {
+           var candidate = earlyCandidate ?? segment(endingAt: frameIndex + 1, early: true) {
             candidate.closedAt = Double(frameIndex + 1) / 100
             if endsEarly(candidate) { return close(at: frameIndex + 1, early: true) }
         }
@@ -264,18 +264,18 @@ package final class Endpointer {
         steady.reset()
         defer { earlyCandidate = nil }
         guard var found = (early ? earlyCandidate : nil) ?? segment(endingAt: endFrame, early: early) else { return [] }
-        found.segment.closedAt = Double(endFrame) / 100
+        found.closedAt = Double(endFrame) / 100
         // The next utterance's padding begins after all this one listened to, however
-        // soon it was cut.
-        previousEnd = max(found.to, min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10) * Self.frameLength)
+        // soon it was cut: where its audio ends when it is not cut.
+        previousEnd = Self.frameLength * min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10)
         previousSpeechEnd = lastSpeechFrame + 1
         hangoverAfterEarly = early ? quiet : nil
-        return [.utterance(found.segment)]
+        return [.utterance(found)]
     }
 
-    /// The utterance under way as it would be if it ended at `endFrame`, and the stream
-    /// sample it ends at; nil when it is too short to be speech.
-    private func segment(endingAt endFrame: Int, early: Bool = false) -> (segment: Segment, to: Int)? {
+    /// The utterance under way as it would be if it ended at `endFrame`; nil when it is too
+    /// short to be speech.
+    private func segment(endingAt endFrame: Int, early: Bool = false) -> Segment? {
         let speechFrames = lastSpeechFrame - speechStartFrame + 1
         guard speechFrames * 10 >= settings.minimumSpeech else { return nil }
         let first = max(0, (speechStartFrame - settings.paddingBefore / 10) * Self.frameLength)
@@ -298,12 +298,12 @@ package final class Endpointer {
                 if processed != nil { processed! += Self.repeated(processedHistory[quiet], count: missing) }
             }
         }
-        return (Segment(
+        return Segment(
             samples: samples, processed: processed,
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
             snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil,
-            quietBefore: previousSpeechEnd.map { Double(speechStartFrame - $0) / 100 } ?? .infinity), to)
+            quietBefore: previousSpeechEnd.map { Double(speechStartFrame - $0) / 100 } ?? .infinity)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.

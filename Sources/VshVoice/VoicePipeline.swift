@@ -109,7 +109,6 @@ package final class VoicePipeline {
     let frontEnd: Preprocessor?
     let frontEndUse: FrontEndUse
     let endpointer: Endpointer
-    let recognizer: CommandRecognizer
     /// When an utterance may end before the full hangover; nil: never.
     let earlyEnd: EarlyEnd?
     /// Where the recogniser runs: begun as soon as the endpointer cuts the utterance the
@@ -124,7 +123,6 @@ package final class VoicePipeline {
         self.frontEnd = frontEnd
         self.frontEndUse = frontEndUse
         self.endpointer = endpointer
-        self.recognizer = recognizer
         self.earlyEnd = earlyEnd
         ahead = RecognitionAhead(recognizer)
         if earlyEnd != nil {
