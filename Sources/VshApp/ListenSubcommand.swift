@@ -66,7 +66,7 @@ struct ListenSubcommand: ParsableCommand {
         let source: AudioSource = levels ? LevelTap(input) { level, time in
             out.line(JSONWriter.text { $0.object { $0.field("level", (level * 10).rounded() / 10); $0.field("time", time) } })
         } : input
-        let pipeline = factory.commandPipeline(source: source, recognizer: recognizer, isFinal: grammar.isFinal)
+        let pipeline = factory.commandPipeline(source: source, recognizer: recognizer, ending: grammar.ending(of:))
         var heard = false
         try pipeline.run { event in
             guard case .utterance(let u) = event else { return true }

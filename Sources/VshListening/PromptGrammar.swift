@@ -68,7 +68,7 @@ package struct PromptGrammar: CommandGrammar {
     package var jsgf: String { joined.jsgf }
     package var vocabulary: Set<String> { joined.vocabulary }
     package func interpret(_ words: [String]) -> VoiceCandidate? { joined.interpret(words) }
-    package func isFinal(_ words: [String]) -> Bool { joined.isFinal(words) }
+    package func ending(of words: [String]) -> PhraseEnding? { joined.ending(of: words) }
 
     /// What `words` stand for, or nil when they are no phrase the prompt listens for.
     package func meaning(of words: [String]) -> Meaning? {

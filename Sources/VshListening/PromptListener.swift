@@ -136,7 +136,7 @@ package final class PromptListener: Listener, @unchecked Sendable {
                 return nil
             }
         }
-        let pipeline = factory.commandPipeline(source: audio, recognizer: current, isFinal: { current.grammar.isFinal($0) })
+        let pipeline = factory.commandPipeline(source: audio, recognizer: current, ending: { current.grammar.ending(of: $0) })
         prompt.post(.ready(audio.description, wakePhrase: wakePhrase))
         do {
             // 10 ms reads: the utterance is decoded as soon as its last frame is in.

@@ -7,7 +7,7 @@ import VshCore
 /// one would be; it ends there when
 ///   - the best phrase is a whole command and no longer phrase begins with it ("save",
 ///     "quality high"; not "stop", which may become "stop recording", nor "delete" or
-///     "count one", whose numbers may go on): `isFinal`, from the grammar;
+///     "count one", whose numbers may go on): `ending`, from the grammar;
 ///   - the recogniser is sure of it: confidence at least `minimumConfidence`
 ///     (`defaultConfidence`, or the run threshold when that is higher), and the best
 ///     phrase beats the best different one by `minimumGap` (path score, log base 1.0001)
@@ -19,7 +19,11 @@ import VshCore
 ///     voicing check): a breath or a click before a word, cut off by the pause and heard
 ///     alone, is voiced weakly if at all, and the full hangover would have joined it to
 ///     the word.
-/// Anything else waits for the full hangover, as before, and is decided on the longer audio.
+/// A command that passes all but the first because it can grow ("stop", "list", "code
+/// seven") waits out the hangover for the rest; when no more speech comes, it ends there
+/// with the recognition already made, judged as a command that cannot grow is
+/// (`Endpointer.EarlyAnswer.endUnlessMore`). Anything else waits for the full hangover,
+/// as before, and is decided on the longer audio.
 package struct EarlyEnd {
     /// Milliseconds of quiet after the last speech before asking.
     package var pause: Int
@@ -29,18 +33,18 @@ package struct EarlyEnd {
     package var minimumSilence: Double
     /// Each word's most voiced frame must be below this (`Voicing`).
     package var clearlyVoiced: Double
-    /// Whether recognised words are a whole phrase that cannot grow.
-    package var isFinal: ([String]) -> Bool
+    /// Whether recognised words are a whole phrase, and whether it can grow.
+    package var ending: ([String]) -> PhraseEnding?
 
     package init(pause: Int, minimumConfidence: Double, minimumGap: Double = defaultGap,
                 minimumSilence: Double = defaultSilence, clearlyVoiced: Double = defaultVoicing,
-                isFinal: @escaping ([String]) -> Bool) {
+                ending: @escaping ([String]) -> PhraseEnding?) {
         self.pause = pause
         self.minimumConfidence = minimumConfidence
         self.minimumGap = minimumGap
         self.minimumSilence = minimumSilence
         self.clearlyVoiced = clearlyVoiced
-        self.isFinal = isFinal
+        self.ending = ending
     }
 
     // The defaults were chosen on real speech (bench/real_speech.py, bench/latency.py):
@@ -54,14 +58,14 @@ package struct EarlyEnd {
     package static let defaultSilence = 0.15
     package static let defaultVoicing = 0.05
 
-    /// Whether the utterance may end with `recognition` of audio that ends at `audioEnd`
-    /// (stream seconds), heard after `pause` ms of quiet.
-    package func accepts(_ recognition: Recognition, audioEnd: Double) -> Bool {
+    /// What becomes of the utterance heard as `recognition`, of audio that ends at
+    /// `audioEnd` (stream seconds), after `pause` ms of quiet.
+    package func answer(_ recognition: Recognition, audioEnd: Double) -> Endpointer.EarlyAnswer {
         guard let last = recognition.words.last, recognition.confidence >= minimumConfidence,
               audioEnd - last.end >= minimumSilence,
-              isFinal(recognition.words.map(\.word)) else { return false }
-        if let gap = recognition.features?.runnerUpGap, gap < minimumGap { return false }
-        if let voicing = recognition.features?.weakestVoicing, voicing >= clearlyVoiced { return false }
-        return true
+              let ending = ending(recognition.words.map(\.word)) else { return .wait }
+        if let gap = recognition.features?.runnerUpGap, gap < minimumGap { return .wait }
+        if let voicing = recognition.features?.weakestVoicing, voicing >= clearlyVoiced { return .wait }
+        return ending == .final ? .end : .endUnlessMore
     }
 }

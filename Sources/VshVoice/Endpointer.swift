@@ -34,7 +34,9 @@ package final class Endpointer {
         /// to `willAskEarly` at once, so that its decode can begin while the endpointer
         /// waits out the pause, and only what is left of the decode after the wait adds to
         /// the latency. 0 (or anything not under `earlyPause`): cut at `earlyPause`. An
-        /// utterance that waits for the hangover is the audio up to where it closed.
+        /// utterance that waits for the hangover is the audio up to where it closed, unless
+        /// the early end let it wait only for more words (`EarlyAnswer.endUnlessMore`) and
+        /// none came: then it is the cut it was asked about.
         package var earlyCut = 0
         /// Milliseconds of audio kept before speech starts and after it ends: the
         /// recogniser needs silence around the words, and soft onsets lie below the
@@ -64,6 +66,17 @@ package final class Endpointer {
         case utterance(Segment)
     }
 
+    /// What `endsEarly` says of the utterance after `Settings.earlyPause` of quiet.
+    package enum EarlyAnswer: Equatable, Sendable {
+        /// It ends now.
+        case end
+        /// It waits out the hangover for more speech; when none comes (or the stream
+        /// ends), it ends as it was when asked: the same segment, not the quiet heard since.
+        case endUnlessMore
+        /// It waits out the hangover, and is the audio up to where it closes.
+        case wait
+    }
+
     /// An utterance's audio (with padding) and where it lies in the stream.
     package struct Segment: Equatable, Sendable {
         package var samples: [Int16]
@@ -83,7 +96,9 @@ package final class Endpointer {
         /// with the quiet from before the speech: the recogniser hears the utterance with
         /// as much quiet after it as a full hangover leaves. (Without it, on real speech
         /// the shorter audio raised the confidence of every utterance: 3x the wrong
-        /// commands of the full hangover on Speech Commands.)
+        /// commands of the full hangover on Speech Commands.) One that `endsEarly` let wait
+        /// for more speech that never came (`EarlyAnswer.endUnlessMore`) is not early, but
+        /// is the audio it was asked about, cut and filled the same way.
         package var early = false
         /// Whether its speech began before the full hangover after an utterance that ended
         /// early would have run out: with the full hangover it would have been part of
@@ -134,14 +149,18 @@ package final class Endpointer {
     private var steady: SteadyLevel
 
     /// Asked after `earlyPause` ms of quiet with the utterance as it would be if it ended
-    /// now; true ends it there. Without it every utterance waits for the full hangover.
-    package var endsEarly: ((Segment) -> Bool)?
+    /// now: whether it ends there (`EarlyAnswer`). Without it every utterance waits for
+    /// the full hangover.
+    package var endsEarly: ((Segment) -> EarlyAnswer)?
 
     /// Told after `earlyCut` ms of quiet of the utterance `endsEarly` will be asked about
     /// if the quiet lasts to `earlyPause`.
     package var willAskEarly: ((Segment) -> Void)?
     /// The utterance as `earlyCut` cut it, while the quiet after it lasts.
     private var earlyCandidate: Segment?
+    /// The utterance `endsEarly` let wait for more speech (`EarlyAnswer.endUnlessMore`),
+    /// while none comes: what it closes as.
+    private var unlessMore: Segment?
 
     package init(settings: Settings = Settings()) {
         self.settings = settings
@@ -238,6 +257,7 @@ package final class Endpointer {
             lastSpeechFrame = frameIndex
             quiet = 0
             earlyCandidate = nil
+            unlessMore = nil
         } else {
             quiet += 1
         }
@@ -252,7 +272,11 @@ package final class Endpointer {
         if settings.earlyPause > 0, quiet * 10 == settings.earlyPause, let endsEarly,
            var candidate = earlyCandidate ?? segment(endingAt: frameIndex + 1, early: true) {
             candidate.closedAt = Double(frameIndex + 1) / 100
-            if endsEarly(candidate) { return close(at: frameIndex + 1, early: true) }
+            switch endsEarly(candidate) {
+            case .end: return close(at: frameIndex + 1, early: true)
+            case .endUnlessMore: unlessMore = candidate
+            case .wait: break
+            }
         }
         return []
     }
@@ -262,9 +286,10 @@ package final class Endpointer {
         inSpeech = false
         run = 0
         steady.reset()
-        defer { earlyCandidate = nil }
-        guard var found = (early ? earlyCandidate : nil) ?? segment(endingAt: endFrame, early: early) else { return [] }
+        defer { (earlyCandidate, unlessMore) = (nil, nil) }
+        guard var found = (early ? earlyCandidate : unlessMore) ?? segment(endingAt: endFrame, early: early) else { return [] }
         found.closedAt = Double(endFrame) / 100
+        found.early = early
         // The next utterance's padding begins after all this one listened to, however
         // soon it was cut: where its audio ends when it is not cut.
         previousEnd = Self.frameLength * min(endFrame, lastSpeechFrame + 1 + settings.paddingAfter / 10)

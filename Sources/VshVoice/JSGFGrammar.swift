@@ -27,7 +27,7 @@ package struct JSGFGrammar: CommandGrammar {
         return VoiceCandidate(command: phrase, line: phrase)
     }
 
-    package func isFinal(_ words: [String]) -> Bool {
-        phrases.map { VoiceGrammar.isFinal(in: $0)(words) } ?? false
+    package func ending(of words: [String]) -> PhraseEnding? {
+        phrases.flatMap { VoiceGrammar.ending(in: $0)(words) }
     }
 }

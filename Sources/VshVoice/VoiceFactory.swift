@@ -74,17 +74,18 @@ package struct VoiceFactory {
         Gate(settings: settings, calibration: recognizer.calibration)
     }
 
-    /// Audio to recognised utterances. `isFinal` (the grammar's, asked of the words heard
-    /// so far) says which are a whole command that cannot grow: those end after
-    /// `voice.early_end_ms` of quiet when vsh is sure of them (`EarlyEnd`), the rest after
-    /// the full hangover; without it every utterance waits for the hangover.
+    /// Audio to recognised utterances. `ending` (the grammar's, asked of the words heard
+    /// so far) says which are a whole command, and whether it can grow: one that cannot
+    /// ends after `voice.early_end_ms` of quiet when vsh is sure of it (`EarlyEnd`), one
+    /// that can after the full hangover, as it was heard then unless more was said; without
+    /// it every utterance waits for the hangover and is decided on all of it.
     package func commandPipeline(
-        source: AudioSource, recognizer: CommandRecognizer, isFinal: (([String]) -> Bool)? = nil
+        source: AudioSource, recognizer: CommandRecognizer, ending: (([String]) -> PhraseEnding?)? = nil
     ) -> VoicePipeline {
-        let early = isFinal.flatMap { isFinal in
+        let early = ending.flatMap { ending in
             settings.earlyEnd > 0 && settings.earlyEnd < settings.hangover
                 ? EarlyEnd(pause: settings.earlyEnd, minimumConfidence: max(settings.voiceThreshold, EarlyEnd.defaultConfidence),
-                           isFinal: isFinal)
+                           ending: ending)
                 : nil
         }
         return VoicePipeline(

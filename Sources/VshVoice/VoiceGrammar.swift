@@ -3,8 +3,8 @@ import VshCore
 import VshSpoken
 
 /// The one seam between grammars and the recogniser: what to recognise (JSGF over a
-/// vocabulary), the way back from recognised words to a command line, and which words
-/// are a whole command that cannot grow (`EarlyEnd`). `VoiceGrammar` (the registry's
+/// vocabulary), the way back from recognised words to a command line, and whether words
+/// are a whole command that may yet grow (`EarlyEnd`). `VoiceGrammar` (the registry's
 /// commands), `JSGFGrammar` (`--grammar FILE`) and the prompt's `PromptGrammar` conform.
 package protocol CommandGrammar: Sendable {
     var jsgf: String { get }
@@ -12,8 +12,17 @@ package protocol CommandGrammar: Sendable {
     var vocabulary: Set<String> { get }
     /// The command line `words` stand for, or nil when they are no phrase of the grammar.
     func interpret(_ words: [String]) -> VoiceCandidate?
-    /// Whether `words` are a whole command that no longer phrase begins with.
-    func isFinal(_ words: [String]) -> Bool
+    /// Whether `words` are a whole command, and whether a longer one begins with them;
+    /// nil when they are no whole command.
+    func ending(of words: [String]) -> PhraseEnding?
+}
+
+/// How a whole command stands against the grammar's longer phrases.
+package enum PhraseEnding: Sendable, Equatable {
+    /// No longer phrase begins with it ("save recording", "quality high").
+    case final
+    /// A longer phrase begins with it ("stop", which may become "stop recording").
+    case canGrow
 }
 
 /// A command an utterance could stand for: the grammar's reading of one recognised phrase.
@@ -109,20 +118,22 @@ package struct VoiceGrammar: CommandGrammar {
         return firstWords.sorted().compactMap { word in interpret([word] + clean).map { (word, $0) } }
     }
 
-    /// Whether `words` are a whole command that no longer phrase begins with: the voice
-    /// path may end the utterance as soon as they are heard ("save"), where a phrase that
-    /// can grow ("stop", which may become "stop recording") waits for the full hangover.
-    package func isFinal(_ words: [String]) -> Bool {
+    /// Whether `words` are a whole command, and whether a longer one begins with them: the
+    /// voice path may end the utterance as soon as a final one is heard ("save"), where a
+    /// phrase that can grow ("stop", which may become "stop recording") waits for the full
+    /// hangover.
+    package func ending(of words: [String]) -> PhraseEnding? {
         let clean = Self.clean(words)
-        guard !clean.isEmpty, interpret(clean) != nil else { return false }
-        return !forms.contains { $0.pattern.canGrow(after: clean) }
+        guard !clean.isEmpty, interpret(clean) != nil else { return nil }
+        return forms.contains { $0.pattern.canGrow(after: clean) } ? .canGrow : .final
     }
 
-    /// `isFinal` for a grammar given as one pattern (a JSGF file, `JSGFPattern`).
-    package static func isFinal(in phrases: SpokenPattern) -> ([String]) -> Bool {
+    /// `ending(of:)` for a grammar given as one pattern (a JSGF file, `JSGFPattern`).
+    package static func ending(in phrases: SpokenPattern) -> ([String]) -> PhraseEnding? {
         { words in
             let clean = Self.clean(words)
-            return !clean.isEmpty && phrases.match(clean) != nil && !phrases.canGrow(after: clean)
+            guard !clean.isEmpty, phrases.match(clean) != nil else { return nil }
+            return phrases.canGrow(after: clean) ? .canGrow : .final
         }
     }
 

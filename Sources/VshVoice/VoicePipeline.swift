@@ -135,13 +135,14 @@ package final class VoicePipeline {
 
     /// Asked by the endpointer after a short pause: recognises the utterance so far (or
     /// takes the recognition begun ahead of it), and ends it when `earlyEnd` accepts what
-    /// was heard (the recognition is then the utterance's, not decoded twice).
-    func endsEarly(_ segment: Endpointer.Segment) -> Bool {
-        guard let earlyEnd else { return false }
+    /// was heard, now or when no more speech comes (the recognition is then the
+    /// utterance's, not decoded twice).
+    func endsEarly(_ segment: Endpointer.Segment) -> Endpointer.EarlyAnswer {
+        guard let earlyEnd else { return .wait }
         let audio = samples(of: segment)
         let recognition = ahead.recognition(of: audio, start: segment.start, now: segment.closedAt).recognition
         let audioEnd = segment.start + Double(audio.count) / Double(AudioFormat.sampleRate)
-        return earlyEnd.accepts(recognition, audioEnd: audioEnd)
+        return earlyEnd.answer(recognition, audioEnd: audioEnd)
     }
 
     /// Reads the source to its end (or until `onEvent` returns false), reporting events.

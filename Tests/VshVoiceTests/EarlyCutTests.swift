@@ -20,9 +20,9 @@ import VshTestSupport
         events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
     }
 
-    /// Runs `audio` through an endpointer whose early end answers `ends`: the segments it
+    /// Runs `audio` through an endpointer whose early end answers `answer`: the segments it
     /// closed, those it handed over at the cut, and those it asked about.
-    static func run(_ audio: [Int16], ends: Bool)
+    static func run(_ audio: [Int16], answer: Endpointer.EarlyAnswer)
         -> (closed: [Endpointer.Segment], offered: [Endpointer.Segment], asked: [Endpointer.Segment]) {
         let endpointer = Endpointer(settings: settings())
         var offered: [Endpointer.Segment] = []
@@ -30,14 +30,14 @@ import VshTestSupport
         endpointer.willAskEarly = { offered.append($0) }
         endpointer.endsEarly = { segment in
             asked.append(segment)
-            return ends
+            return answer
         }
         return (segments(endpointer.feed(audio) + endpointer.finish()), offered, asked)
     }
 
     @Test func anEarlyEndClosesWithTheAudioCutAt50ms() throws {
         let audio = TestSignal.bursts([1.0, 0.5, 1.5])
-        let (closed, offered, asked) = Self.run(audio, ends: true)
+        let (closed, offered, asked) = Self.run(audio, answer: .end)
         let s = try #require(closed.first)
         let cut = try #require(offered.first)
         #expect(closed.count == 1 && offered.count == 1)
@@ -58,7 +58,7 @@ import VshTestSupport
 
     @Test func anUtteranceThatWaitsForTheHangoverIsItsOwnAudio() throws {
         let audio = TestSignal.bursts([1.0, 0.5, 1.5])
-        let (closed, offered, asked) = Self.run(audio, ends: false)
+        let (closed, offered, asked) = Self.run(audio, answer: .wait)
         let s = try #require(closed.first)
         #expect(closed.count == 1 && offered.count == 1 && asked.count == 1)
         #expect(!s.early && abs(s.closedAt - s.speechEnd - 0.3) < 0.005)
@@ -67,9 +67,36 @@ import VshTestSupport
         #expect(s.samples == Array(audio[offset..<offset + s.samples.count]))
     }
 
+    /// A command that could grow, when no more is said: it closes after the hangover as the
+    /// cut it was asked about, whose decode was begun at 50 ms.
+    @Test func anUtteranceLeftWaitingForMoreIsTheCutWhenNoneComes() throws {
+        let (closed, offered, asked) = Self.run(TestSignal.bursts([1.0, 0.5, 1.5]), answer: .endUnlessMore)
+        let s = try #require(closed.first)
+        let cut = try #require(offered.first)
+        #expect(closed.count == 1 && offered.count == 1 && asked.count == 1)
+        #expect(!s.early && abs(s.closedAt - s.speechEnd - 0.3) < 0.005)
+        #expect(s.samples == cut.samples && s.start == cut.start && s.end == cut.end)
+        // More speech within the hangover: the utterance goes on, and is cut again.
+        let (more, offeredAgain, _) = Self.run(TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5]), answer: .endUnlessMore)
+        #expect(more.count == 1 && offeredAgain.count == 2)
+        #expect(more.first?.samples == offeredAgain.last?.samples)
+        #expect(more.first.map { $0.end - $0.start > 1.4 } == true)
+        // Left waiting at the first pause, then not sure at the second: the whole
+        // utterance's own audio, not the first cut.
+        let endpointer = Endpointer(settings: Self.settings())
+        var answers: [Endpointer.EarlyAnswer] = [.endUnlessMore, .wait]
+        endpointer.endsEarly = { _ in answers.removeFirst() }
+        let audio = TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5])
+        let whole = try #require(Self.segments(endpointer.feed(audio) + endpointer.finish()).first)
+        let offset = Int((whole.start * 16_000).rounded())
+        #expect(answers.isEmpty && !whole.early && abs(whole.end - whole.speechEnd - 0.3) < 0.005)
+        let isOwnAudio = whole.samples == Array(audio[offset..<offset + whole.samples.count])
+        #expect(isOwnAudio)
+    }
+
     @Test func speechAfterTheCutIsCutAgainAtTheNextPause() throws {
         // 100 ms of quiet inside the utterance: cut at 50 ms, then the speech goes on.
-        let (closed, offered, asked) = Self.run(TestSignal.bursts([1.0, 0.5, 0.1, 0.5, 1.5]), ends: true)
+        let (closed, offered, asked) = Self.run(TestSignal.bursts([1.0, 0.5, 0.1, 0.5, 1.5]), answer: .end)
         let s = try #require(closed.first)
         #expect(closed.count == 1 && offered.count == 2 && asked.count == 1)
         #expect(s.samples == offered.last?.samples)
@@ -85,11 +112,13 @@ import VshTestSupport
     }
 
     /// Through the pipeline: the early end's decode, begun at the cut, is the utterance's
-    /// when it ends early (one decode; the latency counts the wait or the decode, whichever
-    /// ends later); one that waits for the hangover is decoded again on its own audio.
-    @Test(arguments: [(["help"], true), (["stop"], false)])
-    func thePipelineDecodesTheCutOnce(_ words: [String], _ early: Bool) throws {
-        let recognizer = FakeRecognizer([(words, 0.9), (words, 0.9)])
+    /// when it ends early or when nothing more is said after a command that could grow
+    /// (one decode; the latency counts the wait or the decode, whichever ends later); one
+    /// vsh is not sure of waits for the hangover and is decoded again on its own audio.
+    @Test(arguments: [(["help"], 0.9, true, 1, 0.12), (["stop"], 0.9, false, 1, 0.3), (["stop"], 0.3, false, 2, 0.3)])
+    func thePipelineDecodesTheCutOnce(_ words: [String], _ confidence: Double, _ early: Bool, _ decodes: Int,
+                                      _ wait: Double) throws {
+        let recognizer = FakeRecognizer([(words, confidence), (words, confidence)])
         let pipeline = VoicePipeline(
             source: FakeAudioSource(TestSignal.bursts([1.0, 0.6, 1.5])), frontEnd: nil,
             endpointer: Endpointer(settings: Self.settings()), recognizer: recognizer, earlyEnd: EarlyEndTests.early())
@@ -98,8 +127,7 @@ import VshTestSupport
         #expect(utterances.count == 1)
         #expect(u.recognition.words.map(\.word) == words)
         #expect(u.segment.early == early)
-        #expect(recognizer.calls == (early ? 1 : 2))
-        let wait = early ? 0.12 : 0.3
+        #expect(recognizer.calls == decodes)
         #expect(u.latency > wait - 0.005 && u.latency < wait + 0.05, "\(u.latency)")
     }
 }
