@@ -125,6 +125,7 @@ def main():
     ours = latency_pairs(ends, [s for _, _, s in started])
     log(f"vsh ran {len(started)} of {len(COMMANDS)} spoken commands: {', '.join(c for c, _, _ in started)}")
     log("vsh, end of speech to the command starting: " + ms([t - e for e, t in ours]))
+    log("  by command: " + ", ".join(f"{c} {(t - e) * 1000:.0f}" for (c, _, _), (e, t) in zip(started, ours)))
     # The utterance's audio ends where the endpointer cut it: after 50 ms of quiet for an
     # early end, whose decode begins there while the pause is waited out; after the
     # hangover otherwise.
