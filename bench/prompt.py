@@ -127,8 +127,9 @@ def main():
     log("vsh, end of speech to the command starting: " + ms([t - e for e, t in ours]))
     log("  by command: " + ", ".join(f"{c} {(t - e) * 1000:.0f}" for (c, _, _), (e, t) in zip(started, ours)))
     # The utterance's audio ends where the endpointer cut it: after 50 ms of quiet for an
-    # early end, whose decode begins there while the pause is waited out; after the
-    # hangover otherwise.
+    # early end, whose decode begins there while the pause is waited out, and for a command
+    # that could grow when nothing more came (it waits out the hangover, then runs on that
+    # decode); after the hangover otherwise.
     log("  of which the quiet heard after the speech: " + ms([u - e for (e, _), (_, u, _) in zip(ours, started)]))
     log("  and from there, the rest of the wait, decoding and dispatch: " + ms([s - u for _, u, s in started]))
     base = Paced(files["commands"], BASELINE)

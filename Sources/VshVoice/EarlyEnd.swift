@@ -5,7 +5,7 @@ import VshCore
 /// that wait is needless when what was heard is a whole command that cannot grow. After
 /// a short pause (`pause` ms), the utterance so far is recognised exactly as a finished
 /// one would be; it ends there when
-///   - the best phrase is a whole command and no longer phrase begins with it ("save",
+///   - the best phrase is a whole command and no longer phrase begins with it ("help",
 ///     "quality high"; not "stop", which may become "stop recording", nor "delete" or
 ///     "count one", whose numbers may go on): `ending`, from the grammar;
 ///   - the recogniser is sure of it: confidence at least `minimumConfidence`
@@ -19,8 +19,8 @@ import VshCore
 ///     voicing check): a breath or a click before a word, cut off by the pause and heard
 ///     alone, is voiced weakly if at all, and the full hangover would have joined it to
 ///     the word.
-/// A command that passes all but the first because it can grow ("stop", "list", "code
-/// seven") waits out the hangover for the rest; when no more speech comes, it ends there
+/// A command that passes all but the first because it can grow ("stop", "list", "save",
+/// "delete twenty") waits out the hangover for the rest; when no more speech comes, it ends there
 /// with the recognition already made, judged as a command that cannot grow is
 /// (`Endpointer.EarlyAnswer.endUnlessMore`). Anything else waits for the full hangover,
 /// as before, and is decided on the longer audio.

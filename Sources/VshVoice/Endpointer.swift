@@ -25,7 +25,8 @@ package final class Endpointer {
         /// 200 ms cut a human "four | queen of clubs" in two. 300 ms keeps it whole.
         package var hangover = 300
         /// Milliseconds of quiet after which the endpointer asks `endsEarly` whether the
-        /// utterance is over already (a whole command that cannot grow); 0 never asks.
+        /// utterance is over already, or will be unless more is said (`EarlyAnswer`); 0
+        /// never asks.
         /// Asked once per pause, and only when it is shorter than the hangover.
         package var earlyPause = 0
         /// Milliseconds of quiet at which the utterance `endsEarly` is asked about is cut:

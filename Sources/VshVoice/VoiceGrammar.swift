@@ -119,7 +119,7 @@ package struct VoiceGrammar: CommandGrammar {
     }
 
     /// Whether `words` are a whole command, and whether a longer one begins with them: the
-    /// voice path may end the utterance as soon as a final one is heard ("save"), where a
+    /// voice path may end the utterance as soon as a final one is heard ("help"), where a
     /// phrase that can grow ("stop", which may become "stop recording") waits for the full
     /// hangover.
     package func ending(of words: [String]) -> PhraseEnding? {

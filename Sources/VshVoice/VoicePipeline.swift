@@ -134,7 +134,7 @@ package final class VoicePipeline {
     }
 
     /// Asked by the endpointer after a short pause: recognises the utterance so far (or
-    /// takes the recognition begun ahead of it), and ends it when `earlyEnd` accepts what
+    /// takes the recognition begun ahead of it), and ends it as `earlyEnd` answers for what
     /// was heard, now or when no more speech comes (the recognition is then the
     /// utterance's, not decoded twice).
     func endsEarly(_ segment: Endpointer.Segment) -> Endpointer.EarlyAnswer {

@@ -92,6 +92,9 @@ import VshTestSupport
         #expect(answers.isEmpty && !whole.early && abs(whole.end - whole.speechEnd - 0.3) < 0.005)
         let isOwnAudio = whole.samples == Array(audio[offset..<offset + whole.samples.count])
         #expect(isOwnAudio)
+        // The stream ends within the hangover: no more speech came, so it is the cut.
+        let (ended, offeredAtEnd, _) = Self.run(TestSignal.bursts([1.0, 0.5, 0.2]), answer: .endUnlessMore)
+        #expect(ended.count == 1 && ended.first?.samples == offeredAtEnd.first?.samples)
     }
 
     @Test func speechAfterTheCutIsCutAgainAtTheNextPause() throws {

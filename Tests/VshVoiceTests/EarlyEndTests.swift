@@ -182,15 +182,17 @@ import VshTestSupport
     }
 
     /// When the words go on within the hangover, the utterance is all of them: "stop",
-    /// a pause, "recording".
+    /// a pause, "recording", heard too unsure at the second pause to end there, so decided
+    /// on all the audio after the hangover, not on the first pause's "stop".
     @Test func aCommandThatGrowsIsHeardWhole() throws {
         let (utterances, decodes) = Self.listen(
-            [(["stop"], 0.9), (["stop", "recording"], 0.9)], audio: TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5]))
+            [(["stop"], 0.9), (["stop", "recording"], 0.4), (["stop", "recording"], 0.9)],
+            audio: TestSignal.bursts([1.0, 0.5, 0.2, 0.5, 1.5]))
         let u = try #require(utterances.first)
         #expect(utterances.count == 1)
-        #expect(u.recognition.text == "stop recording")
-        #expect(u.segment.end - u.segment.start > 1.4)  // both stretches of speech and the padding before
-        #expect(decodes == 2)  // asked at each pause; the second ends it
+        #expect(u.recognition.text == "stop recording" && u.recognition.confidence == 0.9)
+        #expect(!u.segment.early && u.segment.end - u.segment.start > 1.4)  // both stretches of speech and the padding before
+        #expect(decodes == 3)  // asked at each pause, then the whole utterance
     }
 
     /// Speech that resumes before the full hangover would have run out belonged, with the
