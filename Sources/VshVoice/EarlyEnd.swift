@@ -20,8 +20,8 @@ import VshCore
 ///     alone, is voiced weakly if at all, and the full hangover would have joined it to
 ///     the word.
 /// A command that passes all but the first because it can grow ("stop", "list", "save",
-/// "delete twenty") waits out the hangover for the rest; when no more speech comes, it ends there
-/// with the recognition already made, judged as a command that cannot grow is
+/// "delete twenty") waits out the hangover for the rest; when no more speech comes, it
+/// ends there with the recognition already made, judged as a command that cannot grow is
 /// (`Endpointer.EarlyAnswer.endUnlessMore`). Anything else waits for the full hangover,
 /// as before, and is decided on the longer audio.
 package struct EarlyEnd {
