@@ -130,6 +130,14 @@ def clips(folder, pattern=None):
     return [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".flac") and (pattern is None or pattern(f))]
 
 
+def other_words():
+    """Every speaker's Speech Commands clips of the words that are no vsh command (the
+    user's words left out): the talk of the words streams."""
+    not_commands = ["yes", "no", "up", "down", "left", "right", "on", "off", "go"]
+    return ([p for w in not_commands for p in clips(w)]
+            + clips("_unknown_", lambda f: f.split("_")[0] not in USER_WORDS))
+
+
 def sc_speaker(path):
     stem = os.path.basename(path).rsplit(".", 1)[0]
     return stem.split("_")[1] if "/_unknown_/" in path else stem.split("_")[0]
@@ -185,10 +193,7 @@ def build(cache, fold, quick, alone=False, only=None):
     def quiet(rng):
         return float(rng.uniform(2.0, 3.0))
 
-    not_commands = [w for w in ["yes", "no", "up", "down", "left", "right", "on", "off", "go"]]
-    words = [p for w in not_commands for p in clips(w)]
-    words += clips("_unknown_", lambda f: f.split("_")[0] not in USER_WORDS)
-    words = mine(words, sc_speaker)
+    words = mine(other_words(), sc_speaker)
     words.sort(key=lambda p: zlib.crc32(p.encode()))  # speakers and words interleaved, the same every run
     stream("words", "talk", lambda: talk(words))
     fsdd = os.path.join(EVAL_DIR, "real", "fsdd")

@@ -16,16 +16,16 @@ low percentiles of the same.
 import json
 import os
 import sys
-import wave
 
 import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from lib.audio import read_wav  # noqa: E402
 
 
 def levels(path):
-    w = wave.open(path)
-    a = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(float)
+    a = read_wav(path).astype(float)
     d = a.copy()
     d[1:] = a[1:] - 0.97 * a[:-1]
     n = len(d) // 160

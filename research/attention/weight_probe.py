@@ -7,7 +7,7 @@
 The grammar is `stop | help` beside the thousand most likely everyday words vsh uses
 (Sources/VshVoice/OtherWords+List.swift, less those that sound like "stop" or "help"),
 each at WEIGHT against a ballast word of weight 1, as `OpenGrammar` builds it. Each
-Speech Commands clip of the fold is padded with 0.5 s of its own room noise
+Speech Commands clip of the fold is padded with `PAD` (0.4 s) of its own room noise
 (bench/lib/data.py). Prints, per weight, how many real "stop"s are heard as "stop" and how
 many other words (the first N of bench/attention.py's words, in its order) as `stop` or
 `help`. No confidence and no checks: the curve the weight moves along, not vsh's figures.
@@ -20,14 +20,12 @@ import re
 import subprocess
 import sys
 import tempfile
-import wave
 import zlib
-
-import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import attention  # noqa: E402
+from lib.audio import RATE, read_audio, write_wav  # noqa: E402
 from lib.data import padded  # noqa: E402
 from lib.vsh import DICTIONARY  # noqa: E402
 
@@ -51,8 +49,7 @@ def main():
     args = ap.parse_args()
     mine = lambda paths: [p for p in paths if attention.fold_of(attention.sc_speaker(p)) == args.fold]
     stops = mine(attention.clips("stop"))
-    words = mine([p for w in ["yes", "no", "up", "down", "left", "right", "on", "off", "go"] for p in attention.clips(w)]
-                 + attention.clips("_unknown_", lambda f: f.split("_")[0] not in attention.USER_WORDS))
+    words = mine(attention.other_words())
     words = sorted(words, key=lambda p: zlib.crc32(p.encode()))[:args.words]
     work = tempfile.mkdtemp(prefix="weight-probe-")
     others = everyday()
@@ -66,12 +63,7 @@ def main():
     def audio(path):
         out = os.path.join(work, path.replace("/", "_") + ".wav")
         if not os.path.exists(out):
-            x = np.clip(padded(attention.read_audio(path, 16000), 16000, path), -32768, 32767).astype(np.int16)
-            with wave.open(out, "wb") as w:
-                w.setnchannels(1)
-                w.setsampwidth(2)
-                w.setframerate(16000)
-                w.writeframes(x.tobytes())
+            write_wav(out, padded(read_audio(path, RATE), RATE, path))
         return out
 
     def hear(job):
