@@ -136,6 +136,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // "list" → "list today".)
         let dropped = max(0, audio.count / (AudioFormat.sampleRate / 100) - hyp.frames)
         let mayLie = spans.map { ($0.0, $0.1 + dropped) }
+        let levels = FrameLevels.of(audio)
         let wordFrames = spans.reduce(0) { $0 + $1.1 - $1.0 + 1 }
         let phones = hyp.text.split(separator: " ").reduce(0) { $0 + decoder.phoneCount(String($1)) }
         let shortest = heard.compactMap { word -> Double? in
@@ -165,7 +166,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
-            speechOutsideWords: Self.speechOutside(spans, of: audio),
+            speechOutsideWords: Self.speechOutside(Self.located(spans, dropped: dropped, in: levels), in: levels),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest)
@@ -205,17 +206,50 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
 
     /// How many 10 ms frames outside the words' frames are as loud as speech (within 20 dB
     /// of the words' median frame): speech the words do not account for, as when a sentence
-    /// is heard as a command and the decoder calls the rest silence or noise.
-    static func speechOutside(_ spans: [(Int, Int)], of audio: [Int16]) -> Int {
-        let energy = FrameLevels.of(audio)
-        let count = energy.count
+    /// is heard as a command and the decoder calls the rest silence or noise. `spans` are
+    /// frames of the audio whose frame `levels` (`FrameLevels`) are given (`located`).
+    static func speechOutside(_ spans: [(Int, Int)], in levels: [Double]) -> Int {
+        let count = levels.count
         guard count > 0, !spans.isEmpty else { return 0 }
         var inside = [Bool](repeating: false, count: count)
-        for (start, end) in spans { for f in max(0, start)...min(count - 1, max(start, end)) { inside[f] = true } }
-        let words = energy.indices.filter { inside[$0] }.map { energy[$0] }.sorted()
+        for (start, end) in spans where start < count {
+            for f in max(0, start)...min(count - 1, max(start, end)) { inside[f] = true }
+        }
+        let words = levels.indices.filter { inside[$0] }.map { levels[$0] }.sorted()
         guard !words.isEmpty else { return 0 }
         let loud = words[words.count / 2] - 20
-        return energy.indices.filter { !inside[$0] && energy[$0] >= loud }.count
+        return levels.indices.filter { !inside[$0] && levels[$0] >= loud }.count
+    }
+
+    /// The words' spans moved to where they lie in the audio, whose frame `levels` are given.
+    /// PocketSphinx numbers frames over those it kept, dropping the quiet its own VAD finds
+    /// (all but the last 0.2 s of the quiet before speech; what follows more than half a second
+    /// after it), so a word lies up to `dropped` frames later in the audio than its frames say.
+    /// Of the shifts 0...`dropped`, the least that puts the words over the most sound: the
+    /// highest sum of their frames' levels in dB, so that one click does not outweigh a word.
+    ///
+    /// Unmoved, the words of an utterance with a second of quiet before them were looked for
+    /// in that quiet: their median level was the room's, and every frame of the words
+    /// themselves counted as speech outside them (real people's "alexa" after a pause,
+    /// 280-400 frames, stopped as a sentence heard as a command).
+    static func located(_ spans: [(Int, Int)], dropped: Int, in levels: [Double]) -> [(Int, Int)] {
+        guard dropped > 0, !spans.isEmpty else { return spans }
+        var prefix = [0.0]
+        prefix.reserveCapacity(levels.count + 1)
+        for level in levels { prefix.append(prefix[prefix.count - 1] + level) }
+        func sound(shiftedBy shift: Int) -> Double {
+            spans.reduce(0.0) { sum, span in
+                let from = min(max(0, span.0 + shift), levels.count)
+                let to = min(max(from, span.1 + shift + 1), levels.count)
+                return sum + prefix[to] - prefix[from]
+            }
+        }
+        var best = 0, most = sound(shiftedBy: 0)
+        for shift in 1...dropped {
+            let covered = sound(shiftedBy: shift)
+            if covered > most { (best, most) = (shift, covered) }
+        }
+        return spans.map { ($0.0 + best, $0.1 + best) }
     }
 
     /// What goes before `samples` when decoding: nothing when their first `length` samples

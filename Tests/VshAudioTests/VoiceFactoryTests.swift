@@ -79,6 +79,43 @@ import VshVoice
         #expect(SphinxCommandRecognizer.lead(1_600, for: Array(loud.prefix(1_000))).elementsEqual(repeatElement(0, count: 1_600)))
     }
 
+    /// PocketSphinx numbers the words' frames over the frames it kept, and drops most of
+    /// the quiet before them: the words are looked for where they lie in the audio, and
+    /// the sound outside them is counted there. Looked for at PocketSphinx's numbers, the
+    /// words lay over the quiet, and the words themselves counted as speech outside them.
+    @Test func theWordsAreLookedForWhereTheyLie() {
+        let levels = [Double](repeating: 20, count: 100) + [Double](repeating: 70, count: 50)
+            + [Double](repeating: 20, count: 30)
+        let heard = [(20, 44), (45, 69)]  // 80 quiet frames dropped before them
+        let located = SphinxCommandRecognizer.located(heard, dropped: 80, in: levels)
+        #expect(located.map { [$0.0, $0.1] } == [[100, 124], [125, 149]])
+        #expect(SphinxCommandRecognizer.speechOutside(located, in: levels) == 0)
+        #expect(SphinxCommandRecognizer.speechOutside(heard, in: levels) == 130)
+        #expect(SphinxCommandRecognizer.located(heard, dropped: 0, in: levels).map { [$0.0, $0.1] } == [[20, 44], [45, 69]])
+        // A click in the quiet is not where the words are.
+        var clicked = levels
+        clicked[30] = 96
+        #expect(SphinxCommandRecognizer.located(heard, dropped: 80, in: clicked).map { [$0.0, $0.1] } == [[100, 124], [125, 149]])
+    }
+
+    /// A real person's "alexa" after more than a second of a quiet room is the phrase,
+    /// surely: the room before it is not speech the word leaves unexplained. With the
+    /// words looked for at PocketSphinx's frame numbers, 267 frames counted as speech
+    /// outside the word, and its confidence was 0.
+    @Test func aWordAfterALongQuietIsNotASentence() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
+        let jsgf = "#JSGF V1.0;\ngrammar wake;\npublic <say> = alexa | stop | help;\n"
+        let recognizer = try SphinxCommandRecognizer(
+            settings: .init(model: SpeechModel(directory: Self.model)), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
+            workDirectory: dir.path)
+        let heard = recognizer.recognize(try FileAudioSource.readAll(path: EvalData.real + "/alexa/214.flac"), start: 0)
+        #expect(heard.text == "alexa")
+        #expect(try #require(heard.features).speechOutsideWords < 50)
+        #expect(heard.confidence > 0.9)
+    }
+
     /// Three commands separated by pauses in one stream: one result each, in order, at
     /// the right times.
     @Test func aSessionOfThreeCommandsGivesThreeResults() throws {
