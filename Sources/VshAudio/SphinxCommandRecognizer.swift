@@ -231,7 +231,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// Unmoved, the words of an utterance with a second of quiet before them were looked for
     /// in that quiet: their median level was the room's, and every frame of the words
     /// themselves counted as speech outside them (real people's "alexa" after a pause,
-    /// 280-400 frames, stopped as a sentence heard as a command).
+    /// 224-395 frames, stopped as a sentence heard as a command).
     static func located(_ spans: [(Int, Int)], dropped: Int, in levels: [Double]) -> [(Int, Int)] {
         guard dropped > 0, !spans.isEmpty else { return spans }
         var prefix = [0.0]
