@@ -222,7 +222,9 @@ extension VoicePrompt {
         if options.verbose {
             let lacking = missing.isEmpty ? "" : "; said without the word before it, as in "
                 + missing.prefix(3).map { "\"\($0.word) \(text)\"" }.listed("or")
-            notes.append(dim("(ignored \"\(text)\", confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue)\(lacking))"))
+            // A sound with no words in it (a click, a breath) says so, not `""`.
+            let what = text.isEmpty ? "a sound with no words" : "\"\(text)\""
+            notes.append(dim("(ignored \(what), confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue)\(lacking))"))
             return nil
         }
         guard meant, check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,

@@ -342,6 +342,8 @@ import VshTestSupport
         #expect(f.hear("reload", 0.1) == [])
         let verbose = Fixture { $0.verbose = true }
         #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10, confidence)"])
+        #expect(Self.notes(verbose.hear("", 0)) == ["(ignored a sound with no words, confidence 0.00, no-command)"],
+                "a click or a breath, not an empty quotation")
     }
 
     /// A number heard on its own is no command: it runs nothing, and the verdict (what
