@@ -20,7 +20,7 @@ import VshVoice
         <rank> = ace | two | three | four | five | six | seven | eight | nine | ten | jack | queen | king;
         """
 
-    static func recognizer(_ dir: TempDirectory) throws -> SphinxCommandRecognizer {
+    static func recognizer(_ dir: TempDirectory, jsgf: String = jsgf) throws -> SphinxCommandRecognizer {
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         return try SphinxCommandRecognizer(
             settings: .init(model: SpeechModel(directory: model)), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
@@ -105,11 +105,7 @@ import VshVoice
     @Test func aWordAfterALongQuietIsNotASentence() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
-        PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
-        let jsgf = "#JSGF V1.0;\ngrammar wake;\npublic <say> = alexa | stop | help;\n"
-        let recognizer = try SphinxCommandRecognizer(
-            settings: .init(model: SpeechModel(directory: Self.model)), jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf),
-            workDirectory: dir.path)
+        let recognizer = try Self.recognizer(dir, jsgf: "#JSGF V1.0;\ngrammar wake;\npublic <say> = alexa | stop | help;\n")
         let heard = recognizer.recognize(try FileAudioSource.readAll(path: EvalData.real + "/alexa/214.flac"), start: 0)
         #expect(heard.text == "alexa")
         #expect(try #require(heard.features).speechOutsideWords < 50)
