@@ -143,6 +143,11 @@ def sc_speaker(path):
     return stem.split("_")[1] if "/_unknown_/" in path else stem.split("_")[0]
 
 
+def sc_fold(paths, fold):
+    """The Speech Commands clips of `paths` whose speaker is in `fold`."""
+    return [p for p in paths if fold_of(sc_speaker(p)) == fold]
+
+
 def sc_word(path):
     """The word a Speech Commands clip says: its folder, or in _unknown_ its name's first part."""
     folder = os.path.basename(os.path.dirname(path))

@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attention  # noqa: E402
 from lib.audio import read_audio, write_wav  # noqa: E402
-from lib.data import fold_of, librivox, load_generator, synth  # noqa: E402
+from lib.data import librivox, load_generator, synth  # noqa: E402
 from lib.env import EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
@@ -123,7 +123,7 @@ def build(cache):
         stream(f"flite-{voice}-x{stretch}", "synthetic", lambda: synthetic_stream(flite_synth(PHRASE, voice, stretch)))
     stops = attention.clips("stop")
     for fold in (0, 1):
-        mine = [p for p in stops if fold_of(attention.sc_speaker(p)) == fold]
+        mine = attention.sc_fold(stops, fold)
 
         def real():
             said = sentences()

@@ -47,9 +47,8 @@ def main():
     ap.add_argument("--words", type=int, default=300)
     ap.add_argument("weights", nargs="+")
     args = ap.parse_args()
-    mine = lambda paths: [p for p in paths if attention.fold_of(attention.sc_speaker(p)) == args.fold]
-    stops = mine(attention.clips("stop"))
-    words = mine(attention.other_words())
+    stops = attention.sc_fold(attention.clips("stop"), args.fold)
+    words = attention.sc_fold(attention.other_words(), args.fold)
     words = sorted(words, key=lambda p: zlib.crc32(p.encode()))[:args.words]
     work = tempfile.mkdtemp(prefix="weight-probe-")
     others = everyday()

@@ -49,11 +49,12 @@ def segments(path):
 
 
 def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
     fold = int(sys.argv[1])
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 600
-    mine = lambda paths: [p for p in paths if attention.fold_of(attention.sc_speaker(p)) == fold]
-    stops = mine(attention.clips("stop"))
-    words = sorted(mine(attention.other_words()), key=lambda p: zlib.crc32(p.encode()))[:count]
+    stops = attention.sc_fold(attention.clips("stop"), fold)
+    words = sorted(attention.sc_fold(attention.other_words(), fold), key=lambda p: zlib.crc32(p.encode()))[:count]
     work = tempfile.mkdtemp(prefix="phone-probe-")
     os.makedirs(work + "/wav")
     clips = {}
