@@ -57,7 +57,7 @@ from lib.score import edit_distance, markdown_table  # noqa: E402
 from lib.vsh import listen, pronunciations, run, stock_argv  # noqa: E402
 
 RATE = 16000
-VERSION = "1"  # bump when the streams' recipe changes
+VERSION = "2"  # bump when the streams' recipe changes (2: talk's room noise from the recording, not the cut)
 USER_WORDS = ["marvin", "sheila", "happy", "house"]
 USER_FILE = """# A user's own commands, for bench/attention.py: words real people say in the data.
 command marvin
@@ -110,18 +110,23 @@ def pause(rng):
     return float(np.clip(rng.lognormal(np.log(0.35), 0.6), 0.12, 2.5))
 
 
-def join(pieces, seed, gap=pause, lead=1.0):
+def join(pieces, seed, gap=pause, lead=1.0, rooms=None):
     """The pieces (float arrays at 16 kHz) one after another, each after a pause of its own
-    room noise. Returns (audio, [(start, end) of each piece in seconds])."""
+    room noise. The noise is shaped like the quietest 100 ms of `rooms[i]` (the recording
+    the piece was cut from), else of the piece: a piece cut to its speech has no room left
+    in it, and its quietest 100 ms is the word's own tail, 14 dB over the room at the median
+    (Speech Commands words; up to 30 dB and more). Returns (audio, [(start, end) of each
+    piece in seconds])."""
+    rooms = rooms or pieces
     rng = np.random.default_rng(zlib.crc32(seed.encode()))
     out, spans, t = [], [], 0
     for i, x in enumerate(pieces):
-        quiet = room_noise(x, RATE, int((lead if i == 0 else gap(rng)) * RATE), f"{seed}/{i}")
+        quiet = room_noise(rooms[i], RATE, int((lead if i == 0 else gap(rng)) * RATE), f"{seed}/{i}")
         out += [quiet, x]
         t += len(quiet)
         spans.append((t / RATE, (t + len(x)) / RATE))
         t += len(x)
-    out.append(room_noise(pieces[-1], RATE, int(1.5 * RATE), seed + "/end"))
+    out.append(room_noise(rooms[-1], RATE, int(1.5 * RATE), seed + "/end"))
     return np.concatenate(out), spans
 
 
@@ -190,9 +195,9 @@ def build(cache, fold, quick, alone=False, only=None):
         return [p for p in paths if fold_of(speaker(p)) == fold and keep(speaker(p))]
 
     def talk(paths, cut=True, gap=pause):
-        pieces = [read_audio(p, RATE) for p in paths]  # sox converts fsdd's 8 kHz
-        pieces = [speech_only(x, RATE) if cut else x for x in pieces]
-        audio, spans = join(pieces, os.path.basename(paths[0]) + str(len(paths)), gap=gap)
+        recorded = [read_audio(p, RATE) for p in paths]  # sox converts fsdd's 8 kHz
+        pieces = [speech_only(x, RATE) if cut else x for x in recorded]
+        audio, spans = join(pieces, os.path.basename(paths[0]) + str(len(paths)), gap=gap, rooms=recorded)
         return audio, spans, []
 
     def quiet(rng):
