@@ -25,12 +25,17 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// and a lone "five" runs `play 5` (research/recognition/LONE_WORDS.md). Research
         /// may set another with `VSH_LONE_WEIGHT` (`off` for nil).
         package var loneWordWeight: String? = OpenGrammar.weight
+        /// The weight of the most likely everyday words (`OtherWords.common`,
+        /// `OpenGrammar.commonWeight`); nil: they weigh what the rest do. Research may set
+        /// another with `VSH_COMMON_WEIGHT` (`off` for nil).
+        package var commonWordWeight: String? = OpenGrammar.commonWeight
         package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
-                     loneWordWeight: String? = OpenGrammar.weight) {
+                     loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = OpenGrammar.commonWeight) {
             self.model = model
             self.scoresSpeaker = scoresSpeaker
             self.checksWords = checksWords
             self.loneWordWeight = loneWordWeight
+            self.commonWordWeight = commonWordWeight
         }
     }
 
@@ -75,7 +80,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         loneWords = Set(lone)
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
         let open = OpenGrammar.jsgf(jsgf, otherWords: others, loneWords: lone,
-                                    loneWeight: settings.loneWordWeight ?? OpenGrammar.weight)
+                                    loneWeight: settings.loneWordWeight ?? OpenGrammar.weight,
+                                    common: settings.commonWordWeight == nil ? 0 : OtherWords.common,
+                                    commonWeight: settings.commonWordWeight ?? OpenGrammar.weight)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         let dictPath = workDirectory + "/commands-\(getpid()).dict"
         try dictText.write(toFile: dictPath, atomically: true, encoding: .utf8)

@@ -15,9 +15,11 @@ extension VoiceFactory {
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 let environment = ProcessInfo.processInfo.environment
                 let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.weight
+                let common = environment["VSH_COMMON_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.commonWeight
                 return try SphinxCommandRecognizer(
                     settings: .init(model: SpeechModel(settings: settings, paths: paths),
-                                    checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone),
+                                    checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone,
+                                    commonWordWeight: common),
                     jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
             },
             model: { SpeechModel(settings: settings, paths: paths).adaptationDescription })

@@ -17,6 +17,15 @@ package enum OtherWords {
     /// no command and cost decoding time.
     package static let count = 1_000
 
+    /// How many of the first (most likely) words compete at `OpenGrammar.commonWeight`
+    /// rather than `OpenGrammar.weight`: the words people say most are said far more often
+    /// than the rest, and said on their own near vsh ("up", "on", "no", "right") they were
+    /// heard as a one-word command (`stop`, `help`, `happy`) rather than as themselves,
+    /// which a flat weight over a thousand words held back. Chosen a priori, with 300, and
+    /// measured on Speech Commands speakers of fold 0 (research/attention/ATTENTION.md,
+    /// "The words said most", session 28).
+    package static let common = 100
+
     /// The first `count` words that are neither in `vocabulary` nor sound exactly like a
     /// word of it (a pronunciation in common: "know" for "no", "write" for "right"), nor
     /// missing from `dictionary`. `dictionary` must hold the vocabulary's and these
@@ -61,6 +70,13 @@ package enum OpenGrammar {
     /// Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
     package static let weight = "1e-24"
 
+    /// The weight of each of the `OtherWords.common` most likely words: a thousand times
+    /// a billion more than the rest, which is less than it says (PocketSphinx scales JSGF
+    /// weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18, 1e-15 and
+    /// 1e-12: the most false runs of lone words removed while the commands said to vsh
+    /// lost at most a point (research/attention/ATTENTION.md, "The words said most").
+    package static let commonWeight = "1e-15"
+
     /// A word no one says in a command, given weight 1 beside the other words so that
     /// theirs is not normalised away: JSGF divides the weights of a rule's alternatives by
     /// their sum, and a weight on a rule reference has no effect in PocketSphinx. Were it
@@ -71,10 +87,12 @@ package enum OpenGrammar {
     /// one of `otherWords` and optionally a second, each weighted. `loneWords` (words of
     /// the grammar that are no phrase alone, `OtherWords.lone`) join the other words at
     /// `loneWeight`: said alone, such a word is heard as itself, no command; said with the
-    /// rest of its phrase, the phrase wins, as it carries no weight at all. PocketSphinx
+    /// rest of its phrase, the phrase wins, as it carries no weight at all. The first
+    /// `common` of `otherWords` (the most likely) weigh `commonWeight`. PocketSphinx
     /// decodes a grammar's first public rule only, so the grammar's own rules are all kept.
     package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight,
-                             loneWords: [String] = [], loneWeight: String = weight) -> String {
+                             loneWords: [String] = [], loneWeight: String = weight,
+                             common: Int = 0, commonWeight: String = commonWeight) -> String {
         var publicRules: [String] = []
         var text = ""
         var rest = Substring(jsgf)
@@ -95,8 +113,8 @@ package enum OpenGrammar {
         guard !publicRules.isEmpty, !otherWords.isEmpty else { return jsgf }
         if !text.hasSuffix("\n") { text += "\n" }
         text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"]).joined(separator: " | ") + ";\n"
-        let word = "/1/ \(ballast) | " + (otherWords.map { "/\(weight)/ \($0)" } + loneWords.map { "/\(loneWeight)/ \($0)" })
-            .joined(separator: " | ")
+        let weighted = otherWords.enumerated().map { "/\($0.offset < common ? commonWeight : weight)/ \($0.element)" }
+        let word = "/1/ \(ballast) | " + (weighted + loneWords.map { "/\(loneWeight)/ \($0)" }).joined(separator: " | ")
         text += "<vsh_other> = (\(word)) [<vsh_other_more>];\n"
         text += "<vsh_other_more> = \(word);\n"
         return text
