@@ -88,7 +88,10 @@ package enum OpenGrammar {
     /// the grammar that are no phrase alone, `OtherWords.lone`) join the other words at
     /// `loneWeight`: said alone, such a word is heard as itself, no command; said with the
     /// rest of its phrase, the phrase wins, as it carries no weight at all. The first
-    /// `common` of `otherWords` (the most likely) weigh `commonWeight`. PocketSphinx
+    /// `common` of `otherWords` (the most likely) weigh `commonWeight` as the first word
+    /// and `weight` as the second: a common word said on its own is heard as itself, and
+    /// two common words ("but a", "what in") do not take a command's place (with both
+    /// weighted, Speech Commands' "up" and "on" were heard so). PocketSphinx
     /// decodes a grammar's first public rule only, so the grammar's own rules are all kept.
     package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight,
                              loneWords: [String] = [], loneWeight: String = weight,
@@ -113,10 +116,12 @@ package enum OpenGrammar {
         guard !publicRules.isEmpty, !otherWords.isEmpty else { return jsgf }
         if !text.hasSuffix("\n") { text += "\n" }
         text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"]).joined(separator: " | ") + ";\n"
-        let weighted = otherWords.enumerated().map { "/\($0.offset < common ? commonWeight : weight)/ \($0.element)" }
-        let word = "/1/ \(ballast) | " + (weighted + loneWords.map { "/\(loneWeight)/ \($0)" }).joined(separator: " | ")
-        text += "<vsh_other> = (\(word)) [<vsh_other_more>];\n"
-        text += "<vsh_other_more> = \(word);\n"
+        func words(common: Int) -> String {
+            let weighted = otherWords.enumerated().map { "/\($0.offset < common ? commonWeight : weight)/ \($0.element)" }
+            return "/1/ \(ballast) | " + (weighted + loneWords.map { "/\(loneWeight)/ \($0)" }).joined(separator: " | ")
+        }
+        text += "<vsh_other> = (\(words(common: common))) [<vsh_other_more>];\n"
+        text += "<vsh_other_more> = \(words(common: 0));\n"
         return text
     }
 }

@@ -67,12 +67,13 @@ import VshSpoken
         #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-8/ five | /1e-8/ home | /1e-8/ one | /1e-8/ play;"))
     }
 
-    /// The first `common` other words (the most likely) weigh `commonWeight`, the rest
-    /// `weight`.
+    /// The first `common` other words (the most likely) weigh `commonWeight` as the
+    /// first word heard, the rest `weight`; as the second word every one weighs `weight`.
     @Test func theMostLikelyWordsWeighMore() {
         let jsgf = "#JSGF V1.0;\ngrammar g;\npublic <a> = stop;\n"
         let open = OpenGrammar.jsgf(jsgf, otherWords: ["up", "on", "dog"], weight: "1e-9", common: 2, commonWeight: "1e-3")
-        #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-3/ up | /1e-3/ on | /1e-9/ dog;"))
+        #expect(open.contains("<vsh_other> = (/1/ antidisestablishmentarianism | /1e-3/ up | /1e-3/ on | /1e-9/ dog) [<vsh_other_more>];"))
+        #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ up | /1e-9/ on | /1e-9/ dog;"))
         #expect(OpenGrammar.jsgf(jsgf, otherWords: ["up", "dog"], weight: "1e-9").contains("/1e-9/ up | /1e-9/ dog;"))
     }
 
