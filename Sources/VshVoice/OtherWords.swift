@@ -18,12 +18,12 @@ package enum OtherWords {
     package static let count = 1_000
 
     /// How many of the first (most likely) words compete at `OpenGrammar.commonWeight`
-    /// rather than `OpenGrammar.weight`: the words people say most are said far more often
-    /// than the rest, and said on their own near vsh ("up", "on", "no", "right") they were
-    /// heard as a one-word command (`stop`, `help`, `happy`) rather than as themselves,
-    /// which a flat weight over a thousand words held back. Chosen a priori, with 300, and
-    /// measured on Speech Commands speakers of fold 0 (research/attention/ATTENTION.md,
-    /// "The words said most", session 28).
+    /// rather than `OpenGrammar.weight`, as the first word heard. The words people say
+    /// most are said far more often than the rest; said on their own near vsh ("up", "on",
+    /// "right") they were heard as a one-word command (`stop`, `help`, `happy`) rather than
+    /// as themselves, under a flat weight over a thousand words. Chosen a priori, with
+    /// 300, and measured on Speech Commands speakers of fold 0
+    /// (research/attention/ATTENTION.md, "Two rooms, and the words said most").
     package static let common = 100
 
     /// The first `count` words that are neither in `vocabulary` nor sound exactly like a
@@ -70,11 +70,12 @@ package enum OpenGrammar {
     /// Speech Commands speakers of fold 0 (research/recognition/OTHER_WORDS.md).
     package static let weight = "1e-24"
 
-    /// The weight of each of the `OtherWords.common` most likely words: a thousand times
-    /// a billion more than the rest, which is less than it says (PocketSphinx scales JSGF
+    /// The weight of each of the `OtherWords.common` most likely words as the first word
+    /// heard: a billion times more than the rest, which is less than it says (PocketSphinx scales JSGF
     /// weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18, 1e-15 and
     /// 1e-12: the most false runs of lone words removed while the commands said to vsh
-    /// lost at most a point (research/attention/ATTENTION.md, "The words said most").
+    /// lost at most a point (research/attention/ATTENTION.md, "Two rooms, and the words
+    /// said most").
     package static let commonWeight = "1e-15"
 
     /// A word no one says in a command, given weight 1 beside the other words so that
