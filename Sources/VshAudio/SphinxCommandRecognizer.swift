@@ -25,12 +25,16 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// and a lone "five" runs `play 5` (research/recognition/LONE_WORDS.md). Research
         /// may set another with `VSH_LONE_WEIGHT` (`off` for nil).
         package var loneWordWeight: String? = OpenGrammar.weight
-        /// The weight of the most likely everyday words (`OtherWords.common`,
-        /// `OpenGrammar.commonWeight`); nil: they weigh what the rest do. Research may set
-        /// another with `VSH_COMMON_WEIGHT` (`off` for nil).
-        package var commonWordWeight: String? = OpenGrammar.commonWeight
+        /// The weight of the most likely everyday words as the first word heard
+        /// (`OtherWords.common`, `OpenGrammar.commonWeight`); nil: they weigh what the rest
+        /// do. Research for issue 35, off unless asked for: it halves the commands run by
+        /// everyday words said alone, but in a grammar whose commands are themselves
+        /// common words (Speech Commands' ten) it loses right ones
+        /// (research/attention/ATTENTION.md, session 28). `VSH_COMMON_WEIGHT=1e-15` in the
+        /// environment.
+        package var commonWordWeight: String?
         package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
-                     loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = OpenGrammar.commonWeight) {
+                     loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = nil) {
             self.model = model
             self.scoresSpeaker = scoresSpeaker
             self.checksWords = checksWords

@@ -15,7 +15,7 @@ extension VoiceFactory {
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 let environment = ProcessInfo.processInfo.environment
                 let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.weight
-                let common = environment["VSH_COMMON_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.commonWeight
+                let common = environment["VSH_COMMON_WEIGHT"].flatMap { $0 == "off" || $0.isEmpty ? nil : $0 }
                 return try SphinxCommandRecognizer(
                     settings: .init(model: SpeechModel(settings: settings, paths: paths),
                                     checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone,

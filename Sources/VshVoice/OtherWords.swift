@@ -18,7 +18,8 @@ package enum OtherWords {
     package static let count = 1_000
 
     /// How many of the first (most likely) words compete at `OpenGrammar.commonWeight`
-    /// rather than `OpenGrammar.weight`, as the first word heard. The words people say
+    /// rather than `OpenGrammar.weight`, as the first word heard, when the recogniser is
+    /// asked to (`VSH_COMMON_WEIGHT`; research, not the default). The words people say
     /// most are said far more often than the rest; said on their own near vsh ("up", "on",
     /// "right") they were heard as a one-word command (`stop`, `help`, `happy`) rather than
     /// as themselves, under a flat weight over a thousand words. Chosen a priori, with
@@ -59,8 +60,9 @@ package enum OtherWords {
 /// A command grammar opened to speech that is no command: its phrases, or one or two of
 /// the `OtherWords`, each weighted down so that a command wins unless other words fit the
 /// audio clearly better. Two, because "good morning everyone" against a single word was
-/// heard as the command "code one"; each weighted alike, so that one-word commands meet
-/// the same competition as with one (a free second word cost 6 points of right words).
+/// heard as the command "code one"; the second weighted like the first, so that one-word
+/// commands meet the same competition as with one (a free second word cost 6 points of
+/// right words). Research may weigh the likeliest words more as the first word (`OtherWords.common`).
 package enum OpenGrammar {
     /// The public rule of the opened grammar.
     package static let rule = "vsh_utterance"
@@ -71,8 +73,8 @@ package enum OpenGrammar {
     package static let weight = "1e-24"
 
     /// The weight of each of the `OtherWords.common` most likely words as the first word
-    /// heard: a billion times more than the rest, which is less than it says (PocketSphinx scales JSGF
-    /// weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18, 1e-15 and
+    /// heard: a billion times more than the rest, which is less than it says (PocketSphinx
+    /// scales JSGF weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18, 1e-15 and
     /// 1e-12: the most false runs of lone words removed while the commands said to vsh
     /// lost at most a point (research/attention/ATTENTION.md, "Two rooms, and the words
     /// said most").
