@@ -29,9 +29,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// (`OtherWords.common`, `OpenGrammar.commonWeight`); nil: they weigh what the rest
         /// do. Research for issue 35, off unless asked for: on held-out speakers it ran a
         /// third fewer commands for talk and for everyday words said alone, but in a grammar
-        /// whose commands are themselves common words (Speech Commands' ten) it loses right ones
-        /// (research/attention/ATTENTION.md, session 28). `VSH_COMMON_WEIGHT=1e-15` in the
-        /// environment.
+        /// whose commands are themselves common words (Speech Commands' ten) it loses right
+        /// ones (research/attention/ATTENTION.md, session 28). `VSH_COMMON_WEIGHT=1e-15` in
+        /// the environment.
         package var commonWordWeight: String?
         package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
                      loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = nil) {

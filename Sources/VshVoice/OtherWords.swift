@@ -62,7 +62,8 @@ package enum OtherWords {
 /// audio clearly better. Two, because "good morning everyone" against a single word was
 /// heard as the command "code one"; the second weighted like the first, so that one-word
 /// commands meet the same competition as with one (a free second word cost 6 points of
-/// right words). Research may weigh the likeliest words more as the first word (`OtherWords.common`).
+/// right words). Research may weigh the likeliest words more as the first word
+/// (`OtherWords.common`).
 package enum OpenGrammar {
     /// The public rule of the opened grammar.
     package static let rule = "vsh_utterance"
@@ -74,10 +75,10 @@ package enum OpenGrammar {
 
     /// The weight of each of the `OtherWords.common` most likely words as the first word
     /// heard: a billion times more than the rest, which is less than it says (PocketSphinx
-    /// scales JSGF weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18, 1e-15 and
-    /// 1e-12: the most false runs of lone words removed while the commands said to vsh
-    /// lost at most a point (research/attention/ATTENTION.md, "Two rooms, and the words
-    /// said most").
+    /// scales JSGF weights down). Chosen on Speech Commands speakers of fold 0 from 1e-18,
+    /// 1e-15 and 1e-12: the most false runs of lone words removed while the commands said
+    /// to vsh lost at most a point (research/attention/ATTENTION.md, "Two rooms, and the
+    /// words said most").
     package static let commonWeight = "1e-15"
 
     /// A word no one says in a command, given weight 1 beside the other words so that
