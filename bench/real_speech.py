@@ -15,10 +15,11 @@ Data (../shared/eval/real beside the checkout, or $VSH_EVAL/real; see its README
   fsdd   Free Spoken Digit Dataset, 4 speakers, 8 kHz (upsampled to 16 kHz with sox
          for both tools), grammar bench/real/digits.gram.
   cards  cards/001..005.wav and goforward.raw with their own grammars.
-  prompt the Speech Commands clips against vsh's prompt grammar (bench/commands.gram, as
-         bench/voice.py uses it): only "stop" is a command there, so every other clip
-         (yes, no, up, left, "happy", "marvin", noise, ...) that runs a command is a false
-         accept, the "next ran exit" case.
+  prompt the Speech Commands clips at vsh's prompt: only "stop" is a command there, so
+         every other clip (yes, no, up, left, "happy", "marvin", noise, ...) that runs a
+         command is a false accept, the "next ran exit" case. vsh runs `listen --from F
+         --json` without --grammar (the prompt's own grammar and decisions, as a fresh
+         session has them); the baseline gets vsh's commands as bench/commands.gram.
 
 Every clip is padded with 0.4 s of noise before and after, as a microphone would give:
 noise with the spectrum and level of the clip's own quietest 100 ms (seeded by the file
@@ -296,7 +297,7 @@ def main():
                           "; ".join(f"fit on fold {1 - f}, used on fold {f}: " +
                                     " ".join(f"{w}={th[w]}" for w in SC_WORDS) for f, th in fitted.items()))
             if s == "prompt":
-                print("\n## prompt grammar (bench/commands.gram) on Speech Commands clips")
+                print("\n## the prompt (baseline: bench/commands.gram) on Speech Commands clips")
                 print("Split: nothing fitted on it except vsh's confidence model, whose fit used Speech Commands "
                       "fold 0 (research/recognition/OTHER_WORDS.md): see the fold-1 rows.")
                 print("| tool | clips | FA all but stop | FA fold 1 | stop right | CPU s |")

@@ -27,11 +27,11 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         package var loneWordWeight: String? = OpenGrammar.weight
         /// The weight of the most likely everyday words as the first word heard
         /// (`OtherWords.common`, `OpenGrammar.commonWeight`); nil: they weigh what the rest
-        /// do. Research for issue 35, off unless asked for: on held-out speakers it ran a
-        /// third fewer commands for talk and for everyday words said alone, but in a grammar
-        /// whose commands are themselves common words (Speech Commands' ten) it loses right
-        /// ones (research/attention/ATTENTION.md, session 28). `VSH_COMMON_WEIGHT=1e-15` in
-        /// the environment.
+        /// do. The prompt's grammar weighs them (`CommandGrammar.weighsCommonWords`): on
+        /// held-out speakers a third fewer commands ran for talk and for everyday words said
+        /// alone. A grammar of one's own does not: where its commands are themselves common
+        /// words (Speech Commands' ten) it loses right ones (research/attention/ATTENTION.md,
+        /// sessions 28 and 29).
         package var commonWordWeight: String?
         package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
                      loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = nil) {

@@ -11,18 +11,28 @@ extension VoiceFactory {
             frontEnd: { denoise, gainControl in
                 SpeexFrontEnd(settings: .init(denoise: denoise, gainControl: gainControl))
             },
-            recognizer: { jsgf, vocabulary in
+            recognizer: { grammar in
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 let environment = ProcessInfo.processInfo.environment
                 let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.weight
-                let common = environment["VSH_COMMON_WEIGHT"].flatMap { $0 == "off" || $0.isEmpty ? nil : $0 }
                 return try SphinxCommandRecognizer(
                     settings: .init(model: SpeechModel(settings: settings, paths: paths),
                                     checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone,
-                                    commonWordWeight: common),
-                    jsgf: jsgf, vocabulary: vocabulary, workDirectory: paths.state)
+                                    commonWordWeight: commonWordWeight(for: grammar, environment: environment)),
+                    jsgf: grammar.jsgf, vocabulary: grammar.vocabulary, workDirectory: paths.state)
             },
             model: { SpeechModel(settings: settings, paths: paths).adaptationDescription })
+    }
+
+    /// The weight of the likeliest everyday words (`SphinxCommandRecognizer.Settings`):
+    /// `OpenGrammar.commonWeight` for a grammar that weighs them
+    /// (`CommandGrammar.weighsCommonWords`), none for the rest. Research may set another
+    /// for every grammar with `VSH_COMMON_WEIGHT` (`off`: none for any).
+    static func commonWordWeight(for grammar: CommandGrammar, environment: [String: String]) -> String? {
+        guard let asked = environment["VSH_COMMON_WEIGHT"], !asked.isEmpty else {
+            return grammar.weighsCommonWords ? OpenGrammar.commonWeight : nil
+        }
+        return asked == "off" ? nil : asked
     }
 }
 

@@ -18,8 +18,8 @@ package enum OtherWords {
     package static let count = 1_000
 
     /// How many of the first (most likely) words compete at `OpenGrammar.commonWeight`
-    /// rather than `OpenGrammar.weight`, as the first word heard, when the recogniser is
-    /// asked to (`VSH_COMMON_WEIGHT`; research, not the default). The words people say
+    /// rather than `OpenGrammar.weight`, as the first word heard, in a grammar that weighs
+    /// them (`CommandGrammar.weighsCommonWords`: the prompt's). The words people say
     /// most are said far more often than the rest; said on their own near vsh ("up", "on",
     /// "right") they were heard as a one-word command (`stop`, `help`, `happy`) rather than
     /// as themselves, under a flat weight over a thousand words. Chosen a priori, with

@@ -10,8 +10,8 @@ package struct VoiceFactory {
     package let settings: Settings
     /// Makes a front end that suppresses noise and/or controls gain.
     let makeFrontEnd: (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor
-    /// Loads a recogniser for a JSGF grammar over `vocabulary`.
-    let makeRecognizer: (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer
+    /// Loads a recogniser for a grammar.
+    let makeRecognizer: (_ grammar: CommandGrammar) throws -> CommandRecognizer
     /// Names the speech model a recogniser made now would load: when it changes (`train`
     /// adapted the model, or `train reset` put the stock one back) the listener reloads.
     package let model: () -> String
@@ -19,7 +19,7 @@ package struct VoiceFactory {
     package init(
         settings: Settings,
         frontEnd: @escaping (_ denoise: Bool, _ gainControl: Bool) -> Preprocessor,
-        recognizer: @escaping (_ jsgf: String, _ vocabulary: Set<String>) throws -> CommandRecognizer,
+        recognizer: @escaping (_ grammar: CommandGrammar) throws -> CommandRecognizer,
         model: @escaping () -> String = { "" }
     ) {
         self.settings = settings
@@ -65,7 +65,7 @@ package struct VoiceFactory {
 
     /// A recogniser for `grammar`.
     package func recognizer(for grammar: CommandGrammar) throws -> CommandRecognizer {
-        try makeRecognizer(grammar.jsgf, grammar.vocabulary)
+        try makeRecognizer(grammar)
     }
 
     /// The gate for what `recognizer` hears: the configured thresholds with what `train`

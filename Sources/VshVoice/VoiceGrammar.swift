@@ -8,6 +8,10 @@ import VshSpoken
 /// commands), `JSGFGrammar` (`--grammar FILE`) and the prompt's `PromptGrammar` conform.
 package protocol CommandGrammar: Sendable {
     var jsgf: String { get }
+    /// Whether the everyday words people say most weigh more than the rest against the
+    /// commands (`OtherWords.common`): for the prompt's own commands, not for a grammar
+    /// whose commands may be those very words ("up", "on", "go"), which then loses some.
+    var weighsCommonWords: Bool { get }
     /// Every word the grammar can produce.
     var vocabulary: Set<String> { get }
     /// The command line `words` stand for, or nil when they are no phrase of the grammar.
@@ -15,6 +19,10 @@ package protocol CommandGrammar: Sendable {
     /// Whether `words` are a whole command, and whether a longer one begins with them;
     /// nil when they are no whole command.
     func ending(of words: [String]) -> PhraseEnding?
+}
+
+extension CommandGrammar {
+    package var weighsCommonWords: Bool { false }
 }
 
 /// How a whole command stands against the grammar's longer phrases.

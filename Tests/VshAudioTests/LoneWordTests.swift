@@ -14,7 +14,10 @@ import VshVoice
     /// vsh's commands as the benchmarks hand them to both recognisers.
     static let jsgf = (try? String(contentsOfFile: EvalData.repository + "/bench/commands.gram", encoding: .utf8)) ?? ""
 
-    static func recognizer(_ dir: TempDirectory, commonWordWeight: String? = nil) throws -> SphinxCommandRecognizer {
+    /// A recogniser of vsh's commands with the likeliest everyday words at
+    /// `commonWordWeight`: by default the prompt's (`CommandGrammar.weighsCommonWords`).
+    static func recognizer(_ dir: TempDirectory, commonWordWeight: String? = OpenGrammar.commonWeight) throws
+        -> SphinxCommandRecognizer {
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         return try SphinxCommandRecognizer(
             settings: .init(model: SpeechModel(directory: Settings().modelDirectory), commonWordWeight: commonWordWeight),
@@ -58,17 +61,17 @@ import VshVoice
         #expect(try Self.runs(heard) == nil, "\(name) ran \(heard.words.map(\.word))")
     }
 
-    /// With the likeliest words weighed more (`OtherWords.common`, research: not the
-    /// default), a word people say most, said on its own, is heard as itself: these real
-    /// "up"s run `stop` and `help` while it weighs what a rare word does, and a real
-    /// "stop" still runs `stop`.
+    /// With the likeliest words weighed more (`OtherWords.common`), as the prompt weighs
+    /// them, a word people say most, said on its own, is heard as itself: these real "up"s
+    /// run `stop` and `help` while it weighs what a rare word does (as in a grammar of
+    /// one's own), and a real "stop" still runs `stop`.
     @Test(arguments: [("up_4fd1443e_nohash_0", "stop"), ("up_50033893_nohash_2", "help"), ("stop_0cb74144_nohash_0", "stop")])
     func aCommonWordSaidAloneIsHeardAsItself(_ name: String, runsFlat: String) throws {
         let dir = TempDirectory()
         let clip = try FileAudioSource.readAll(path: EvalData.real + "/speech-commands/\(name).flac")
-        let flat = try Self.runs(Self.recognizer(dir).recognize(clip, start: 0))
+        let flat = try Self.runs(Self.recognizer(dir, commonWordWeight: nil).recognize(clip, start: 0))
         #expect(flat == runsFlat, "with every everyday word weighed alike")
-        let heard = try Self.recognizer(dir, commonWordWeight: OpenGrammar.commonWeight).recognize(clip, start: 0)
+        let heard = try Self.recognizer(dir).recognize(clip, start: 0)
         let word = String(name.prefix { $0 != "_" })
         #expect(try Self.runs(heard) == (word == "stop" ? "stop" : nil), "\(name) ran \(heard.words.map(\.word))")
         #expect(heard.words.map(\.word) == [word])

@@ -46,6 +46,25 @@ import VshVoice
         return found
     }
 
+    /// The likeliest everyday words weigh more for a grammar that asks for it (the
+    /// prompt's), not for a grammar of one's own; `VSH_COMMON_WEIGHT` sets another weight
+    /// for every grammar, or none (`off`).
+    @Test func theLikeliestWordsWeighMoreWhereTheGrammarAsks() throws {
+        struct Prompt: CommandGrammar {
+            var jsgf: String { VoiceFactoryTests.jsgf }
+            var vocabulary: Set<String> { JSGFWords.words(in: jsgf) }
+            var weighsCommonWords: Bool { true }
+            func interpret(_ words: [String]) -> VoiceCandidate? { nil }
+            func ending(of words: [String]) -> PhraseEnding? { nil }
+        }
+        let own = try JSGFGrammar(text: Self.jsgf, file: "cards.gram")
+        #expect(VoiceFactory.commonWordWeight(for: Prompt(), environment: [:]) == OpenGrammar.commonWeight)
+        #expect(VoiceFactory.commonWordWeight(for: own, environment: [:]) == nil)
+        #expect(VoiceFactory.commonWordWeight(for: Prompt(), environment: ["VSH_COMMON_WEIGHT": "off"]) == nil)
+        #expect(VoiceFactory.commonWordWeight(for: own, environment: ["VSH_COMMON_WEIGHT": "1e-12"]) == "1e-12")
+        #expect(VoiceFactory.commonWordWeight(for: Prompt(), environment: ["VSH_COMMON_WEIGHT": ""]) == OpenGrammar.commonWeight)
+    }
+
     /// The level normalisation lays the same floor under any recording: its quiet stretch
     /// comes out within a decibel of the floor whatever it held (digital silence, a hiss of
     /// a few steps, the same hiss 12 dB softer), and the words at the speaking level. The

@@ -67,7 +67,7 @@ import VshTestSupport
             input = MemoryInput(samples)
             factory = VoiceFactory(
                 settings: settings, frontEnd: { _, _ in Halving() },
-                recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
+                recognizer: { _ in throw CommandError("no command recogniser in this test") })
         }
         func recordingInput(file: String?, rate: Int) throws -> RecordingInput { input }
         /// Why the dictation model does not load; nil: it loads.

@@ -35,7 +35,7 @@ import VshTraining
 
     final class Services: AudioServices, TrainingServices {
         let factory = VoiceFactory(settings: Settings(), frontEnd: { _, _ in PassThroughPreprocessor() },
-                                recognizer: { _, _ in throw CommandError("no command recogniser in this test") })
+                                recognizer: { _ in throw CommandError("no command recogniser in this test") })
         let base: String
         init(base: String) { self.base = base }
 

@@ -92,6 +92,24 @@ import VshTestSupport
         }
     }
 
+    /// A word people say most, said on its own, is heard as itself by the prompt's grammar,
+    /// whose likeliest everyday words weigh more (`CommandGrammar.weighsCommonWords`), and
+    /// runs nothing. A grammar of one's own weighs every everyday word alike: given vsh's
+    /// commands as a file, the same real "up"s run `stop` and `help`. A real "stop" runs
+    /// `stop` either way.
+    @Test(arguments: [("up_4fd1443e_nohash_0", "stop"), ("up_50033893_nohash_2", "help"), ("stop_0cb74144_nohash_0", "stop")])
+    func theLikeliestWordsWeighMoreAtThePromptOnly(_ name: String, runsFromFile: String) throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let clip = Self.real + "/speech-commands/\(name).flac"
+        let word = String(name.prefix { $0 != "_" })
+        let prompt = try listen(vsh, ["--from", clip])
+        #expect(prompt.map(\.text) == [word])
+        #expect(prompt.map(\.command) == [word == "stop" ? "stop" : nil])
+        let file = try listen(vsh, ["--from", clip, "--grammar", EvalData.repository + "/bench/commands.gram"])
+        #expect(file.map(\.command) == [runsFromFile])
+    }
+
     /// `--config DIR` is read wherever it stands: after `listen` (where the subcommand's
     /// help shows it) and before it (the root's option). A model directory that does not
     /// exist, set only in DIR's vsh.toml, shows which configuration was read.

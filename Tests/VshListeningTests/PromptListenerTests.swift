@@ -33,7 +33,7 @@ import VshCommands
         settings.denoise = .off
         settings.gainControl = false
         let factory = VoiceFactory(
-            settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
+            settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _ in recognizer })
         let source = CountingSource(audio)
         let openers = AudioOpeners(device: { _ in throw NoDevice() }, file: { _ in source })
         let input = ListenerAudio(input: .file("test.wav"), paced: false, openers: openers)
@@ -136,7 +136,7 @@ import VshCommands
         var settings = Settings()
         settings.denoise = .off
         let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
-                             recognizer: { _, _ in FakeRecognizer([]) })
+                             recognizer: { _ in FakeRecognizer([]) })
         let openers = AudioOpeners(device: { _ in throw AudioError("no such device 'hw:9'") }, file: { _ in FakeAudioSource([]) })
         let prompt = VoicePrompt(options: VoicePrompt.Options())
         let registry = Builtins.registry()

@@ -304,7 +304,7 @@ final class FakeAdapter: ModelAdapter {
         var settings = Settings()
         settings.denoise = .off
         let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
-                             recognizer: { _, _ in FakeRecognizer([]) })
+                             recognizer: { _ in FakeRecognizer([]) })
         let audio = TestSignal.bursts([0.5, 0.8, 0.8, 0.8, 0.8, 0.8, 1.0])
         let script = ["a b", "c d", "e f"]
         let (ending, next) = try TakeRecorder(factory: factory, takes: takes).run(

@@ -14,7 +14,7 @@ import VshTestSupport
         var settings = Settings()
         settings.denoise = .off
         return VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() },
-                         recognizer: { _, _ in FakeRecognizer(heard) })
+                         recognizer: { _ in FakeRecognizer(heard) })
     }
 
     /// Records `script` from `audio`, answering each poll for a stop from `keys` in turn.

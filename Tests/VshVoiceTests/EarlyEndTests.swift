@@ -154,7 +154,7 @@ import VshTestSupport
             var settings = Settings()
             settings.denoise = .off
             let recognizer = FakeRecognizer([(["help"], confidence), (["help"], confidence)])
-            let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _, _ in recognizer })
+            let factory = VoiceFactory(settings: settings, frontEnd: { _, _ in PassThroughPreprocessor() }, recognizer: { _ in recognizer })
             let grammar = VoiceGrammar(registry: Builtins.registry())
             let pipeline = factory.commandPipeline(
                 source: FakeAudioSource(TestSignal.bursts([1.0, 0.6, 1.5])), recognizer: recognizer,

@@ -197,12 +197,14 @@ def speech_commands_rows(eval_dir=EVAL_DIR):
 
 
 def prompt_rows(eval_dir=EVAL_DIR):
-    """The Speech Commands clips against vsh's prompt grammar, where only "stop" is a command."""
+    """The Speech Commands clips at vsh's prompt, where only "stop" is a command: vsh hears
+    them with the prompt's own grammar and decisions (`listen` without --grammar,
+    "vsh_grammar" None), the baseline with the same commands as a file (bench/commands.gram)."""
     rows = speech_commands_rows(eval_dir)
     for r in rows:
         r["set"], r["audio"] = "prompt", "sc"  # the same padded audio as sc
         r["expected"] = "stop" if r["cls"] == "stop" else ""
-        r["grammar"] = COMMANDS_GRAMMAR
+        r["grammar"], r["vsh_grammar"] = COMMANDS_GRAMMAR, None
     return rows
 
 

@@ -108,9 +108,10 @@ class Outcome:
 
 def vsh_tool(vsh, env, grammar=None, extra=(), places=None):
     """A function of a row (a dict with path, and grammar when `grammar` is None) to vsh's
-    Outcome on it."""
+    Outcome on it. A row's "vsh_grammar", when it has one, is vsh's instead of its
+    "grammar" (None: the prompt's own)."""
     def one(row):
-        objs, err = listen(vsh, env, row["path"], grammar or row["grammar"], extra)
+        objs, err = listen(vsh, env, row["path"], grammar or row.get("vsh_grammar", row["grammar"]), extra)
         if err:
             return Outcome(error=err)
         return Outcome(commands(objs), heard(objs, places),
