@@ -75,9 +75,12 @@ final class SystemAudioServices: AudioServices, TrainingServices, SpeechModelOwn
             throw CommandError("the takes were adapted from \(base), not from voice.model's \(model.stockAcousticModel)")
         }
         PocketSphinxLog.send(to: paths.recognizerLog)
+        // The prompt's weights for the grammar, so that what `train` calibrates on the
+        // takes is what the prompt's gate will meet.
+        let common = VoiceFactory.commonWordWeight(for: grammar, environment: ProcessInfo.processInfo.environment)
         let recognizer = try SphinxCommandRecognizer(
-            settings: .init(model: model, scoresSpeaker: false), jsgf: grammar.jsgf, vocabulary: grammar.vocabulary,
-            workDirectory: paths.state)
+            settings: .init(model: model, scoresSpeaker: false, commonWordWeight: common), jsgf: grammar.jsgf,
+            vocabulary: grammar.vocabulary, workDirectory: paths.state)
         // Loaded on the first score: a hearing of the takes' phrases asks for none.
         var scorer: SpeakerScorer?
         return Hearing(recognize: { recognizer.recognize($0, start: 0) }, speakerScore: { utterance in

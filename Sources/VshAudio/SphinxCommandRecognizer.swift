@@ -27,7 +27,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         package var loneWordWeight: String? = OpenGrammar.weight
         /// The weight of the most likely everyday words as the first word heard
         /// (`OtherWords.common`, `OpenGrammar.commonWeight`); nil: they weigh what the rest
-        /// do. The prompt's grammar weighs them (`CommandGrammar.weighsCommonWords`): on
+        /// do. vsh's own commands weigh them (`CommandGrammar.weighsCommonWords`): on
         /// held-out speakers a third fewer commands ran for talk and for everyday words said
         /// alone. A grammar of one's own does not: where its commands are themselves common
         /// words (Speech Commands' ten) it loses right ones (research/attention/ATTENTION.md,

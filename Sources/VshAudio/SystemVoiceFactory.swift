@@ -28,7 +28,7 @@ extension VoiceFactory {
     /// `OpenGrammar.commonWeight` for a grammar that weighs them
     /// (`CommandGrammar.weighsCommonWords`), none for the rest. Research may set another
     /// for every grammar with `VSH_COMMON_WEIGHT` (`off`: none for any).
-    static func commonWordWeight(for grammar: CommandGrammar, environment: [String: String]) -> String? {
+    package static func commonWordWeight(for grammar: CommandGrammar, environment: [String: String]) -> String? {
         guard let asked = environment["VSH_COMMON_WEIGHT"], !asked.isEmpty else {
             return grammar.weighsCommonWords ? OpenGrammar.commonWeight : nil
         }

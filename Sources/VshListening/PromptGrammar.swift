@@ -67,10 +67,10 @@ package struct PromptGrammar: CommandGrammar {
 
     package var jsgf: String { joined.jsgf }
     package var vocabulary: Set<String> { joined.vocabulary }
-    /// The prompt's commands are vsh's own: the words people say most, said on their own
-    /// near it ("up", "on", "right"), are heard as themselves rather than as `stop` or
-    /// `help` (research/attention/ATTENTION.md, "The words said most, at the prompt").
-    package var weighsCommonWords: Bool { true }
+    /// As its commands (vsh's own): the words people say most, said on their own near it
+    /// ("up", "on", "right"), are heard as themselves rather than as `stop` or `help`
+    /// (research/attention/ATTENTION.md, "The words said most, at the prompt").
+    package var weighsCommonWords: Bool { commands.weighsCommonWords }
     package func interpret(_ words: [String]) -> VoiceCandidate? { joined.interpret(words) }
     package func ending(of words: [String]) -> PhraseEnding? { joined.ending(of: words) }
 

@@ -19,7 +19,7 @@ package enum OtherWords {
 
     /// How many of the first (most likely) words compete at `OpenGrammar.commonWeight`
     /// rather than `OpenGrammar.weight`, as the first word heard, in a grammar that weighs
-    /// them (`CommandGrammar.weighsCommonWords`: the prompt's). The words people say
+    /// them (`CommandGrammar.weighsCommonWords`: vsh's own commands). The words people say
     /// most are said far more often than the rest; said on their own near vsh ("up", "on",
     /// "right") they were heard as a one-word command (`stop`, `help`, `happy`) rather than
     /// as themselves, under a flat weight over a thousand words. Chosen a priori, with

@@ -9,8 +9,9 @@ import VshSpoken
 package protocol CommandGrammar: Sendable {
     var jsgf: String { get }
     /// Whether the everyday words people say most weigh more than the rest against the
-    /// commands (`OtherWords.common`): for the prompt's own commands, not for a grammar
-    /// whose commands may be those very words ("up", "on", "go"), which then loses some.
+    /// commands (`OtherWords.common`): for vsh's own commands (at the prompt, and as
+    /// `train` hears the takes), not for a grammar whose commands may be those very words
+    /// ("up", "on", "go"), which then loses some.
     var weighsCommonWords: Bool { get }
     /// Every word the grammar can produce.
     var vocabulary: Set<String> { get }
@@ -58,17 +59,24 @@ package struct VoiceGrammar: CommandGrammar {
     package private(set) var forms: [Form] = []
     /// Patterns that could not be parsed: "command: error".
     package private(set) var problems: [String] = []
+    /// Whether these are vsh's commands (the registry's), heard against the likeliest
+    /// everyday words weighed more, wherever they are heard: at the prompt and in
+    /// `train`'s hearing of the takes. One command's forms alone (the spoken stop while
+    /// recording, the wake phrase heard again) are heard as before.
+    package private(set) var weighsCommonWords = false
 
     /// The forms of `grammars`, one after another: one grammar that reads words as the
     /// first of them that has the phrase.
     package init(joining grammars: [VoiceGrammar]) {
         forms = grammars.flatMap(\.forms)
         problems = grammars.flatMap(\.problems)
+        weighsCommonWords = grammars.contains(where: \.weighsCommonWords)
     }
 
     /// The grammar of every spoken form in `registry`, in registry order.
     package init(registry: CommandRegistry) {
         self.init(joining: registry.entries.map { VoiceGrammar(command: $0.info.name, forms: $0.info.spokenForms) })
+        weighsCommonWords = true
     }
 
     /// The grammar of one form given as a pattern already parsed.

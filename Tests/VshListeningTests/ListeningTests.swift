@@ -514,6 +514,9 @@ import VshTestSupport
         #expect(grammar.meaning(of: ["hello", "computer"]) == .wake(line: "listen on"))
         #expect(grammar.meaning(of: ["listen", "off"]) == .command(VoiceCandidate(command: "listen", line: "listen off")))
         #expect(grammar.meaning(of: ["hello"]) == nil)
+        #expect(grammar.weighsCommonWords, "vsh's commands: the likeliest everyday words weigh more")
+        let afterWake = try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hello computer", commandsAfterWake: true)
+        #expect(try #require(afterWake.phraseAlone).weighsCommonWords == false, "the phrase alone is heard as before")
         // One grammar for the recogniser: the commands', then the answers' and the wake
         // phrase's forms, as the listener was given before answers had a type of their own.
         let commands = VoiceGrammar(registry: Builtins.registry())

@@ -1,6 +1,7 @@
 import Testing
 @testable import VshCore
 @testable import VshVoice
+import VshCommands
 import VshSpoken
 
 /// The everyday words commands compete with, the grammar opened to them, and the
@@ -65,6 +66,18 @@ import VshSpoken
         #expect(lone == ["five", "home", "one", "play"])
         let open = OpenGrammar.jsgf(jsgf, otherWords: ["dog"], weight: "1e-9", loneWords: lone, loneWeight: "1e-8")
         #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-8/ five | /1e-8/ home | /1e-8/ one | /1e-8/ play;"))
+    }
+
+    /// vsh's commands weigh the likeliest words more wherever they are heard (the prompt,
+    /// `train`'s hearing of the takes), joined with others too; one command's forms alone
+    /// (the spoken stop while recording) do not.
+    @Test func vshsOwnCommandsWeighTheLikeliestWords() {
+        let commands = VoiceGrammar(registry: Builtins.registry())
+        let stop = VoiceGrammar(command: "stop", forms: [SpokenForm("stop recording", runs: "stop")])
+        #expect(commands.weighsCommonWords)
+        #expect(!stop.weighsCommonWords)
+        #expect(VoiceGrammar(joining: [stop, commands]).weighsCommonWords)
+        #expect(!VoiceGrammar(joining: [stop]).weighsCommonWords)
     }
 
     /// The first `common` other words (the most likely) weigh `commonWeight` as the
