@@ -222,9 +222,12 @@ extension VoicePrompt {
         if options.verbose {
             let lacking = missing.isEmpty ? "" : "; said without the word before it, as in "
                 + missing.prefix(3).map { "\"\($0.word) \(text)\"" }.listed("or")
-            // A sound with no words in it (a click, a breath) says so, not `""`.
+            // A sound with no words in it (a click, a breath) says so, not `""`; words heard
+            // as everyday words (`OtherWords`) say that, not the check it meets.
             let what = text.isEmpty ? "a sound with no words" : "\"\(text)\""
-            notes.append(dim("(ignored \(what), confidence \(String(format: "%.2f", judged.confidence)), \(check.rawValue)\(lacking))"))
+            let why = heard.recognition.features?.otherWord != nil && missing.isEmpty
+                ? (words.count > 1 ? ": everyday words, no command" : ": an everyday word, no command") : ", \(check.rawValue)"
+            notes.append(dim("(ignored \(what), confidence \(String(format: "%.2f", judged.confidence))\(why)\(lacking))"))
             return nil
         }
         guard meant, check.isHearing, !text.isEmpty, judged.confidence >= Self.unheardConfidence,

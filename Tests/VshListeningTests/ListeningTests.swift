@@ -53,7 +53,7 @@ import VshTestSupport
         /// listener would, and returns what the prompt does.
         /// `phraseAlone`: asleep, the same audio heard again with the wake phrase alone.
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
-                  speakerScore: Double? = nil, shortestWord: Double? = nil,
+                  speakerScore: Double? = nil, shortestWord: Double? = nil, otherWord: String? = nil,
                   phraseAlone: (text: String, confidence: Double)? = nil,
                   afterPhrase: (text: String, confidence: Double)? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
@@ -64,10 +64,11 @@ import VshTestSupport
                 utterance.recognition.afterPhrase = [ListeningTests.utterance(afterPhrase.text, afterPhrase.confidence).recognition]
             }
             utterance.segment.quietBefore = quietBefore
-            if speakerScore != nil || shortestWord != nil {
+            if speakerScore != nil || shortestWord != nil || otherWord != nil {
                 let words = text.split(separator: " ").count
                 utterance.recognition.features = Confidence.Features(
-                    frames: 80, wordFrames: 40, phones: 3, words: words, speakerScore: speakerScore, shortestWord: shortestWord)
+                    frames: 80, wordFrames: 40, phones: 3, words: words, otherWord: otherWord, speakerScore: speakerScore,
+                    shortestWord: shortestWord)
             }
             voice.post(.heard(utterance, grammar, gate))
             return voice.takeActions()
@@ -344,6 +345,8 @@ import VshTestSupport
         #expect(Self.notes(verbose.hear("reload", 0.1)) == ["(ignored \"reload\", confidence 0.10, confidence)"])
         #expect(Self.notes(verbose.hear("", 0)) == ["(ignored a sound with no words, confidence 0.00, no-command)"],
                 "a click or a breath, not an empty quotation")
+        #expect(Self.notes(verbose.hear("up", 0, otherWord: "up")) == ["(ignored \"up\", confidence 0.00: an everyday word, no command)"],
+                "heard as one of the everyday words the commands compete with, not as a doubtful command")
     }
 
     /// A number heard on its own is no command: it runs nothing, and the verdict (what
