@@ -30,13 +30,15 @@ def require_eval(path):
 
 
 def isolated_env(home):
-    """The environment with HOME and the XDG directories under `home` and none of the
-    user's VSH_STORE, VSH_CONFIG or VSH_SHARE."""
+    """The environment with HOME and the XDG directories under `home`, none of the user's
+    VSH_STORE or VSH_CONFIG, and this tree's shipped config/ and commands/ (VSH_SHARE): a
+    vsh binary finds them beside itself only when it lies in the tree's .build, and one
+    built or copied elsewhere (--vsh) would otherwise run without the keyword commands."""
     env = dict(os.environ)
-    for k in ("VSH_STORE", "VSH_CONFIG", "VSH_SHARE"):
+    for k in ("VSH_STORE", "VSH_CONFIG"):
         env.pop(k, None)
     env.update(HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_STATE_HOME=home + "/state",
-               XDG_DATA_HOME=home + "/data", TERM="xterm")
+               XDG_DATA_HOME=home + "/data", TERM="xterm", VSH_SHARE=ROOT)
     return env
 
 
