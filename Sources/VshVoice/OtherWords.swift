@@ -62,8 +62,8 @@ package enum OtherWords {
 /// audio clearly better. Two, because "good morning everyone" against a single word was
 /// heard as the command "code one"; the second weighted like the first, so that one-word
 /// commands meet the same competition as with one (a free second word cost 6 points of
-/// right words). Research may weigh the likeliest words more as the first word
-/// (`OtherWords.common`).
+/// right words). vsh's own commands weigh the likeliest words more as the first word
+/// (`OtherWords.common`, `CommandGrammar.weighsCommonWords`).
 package enum OpenGrammar {
     /// The public rule of the opened grammar.
     package static let rule = "vsh_utterance"
