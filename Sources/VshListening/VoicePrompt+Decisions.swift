@@ -216,7 +216,9 @@ extension VoicePrompt {
     private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
                          in grammar: PromptGrammar? = nil, notes: inout [String]) -> SpokenLine? {
         let words = heard.recognition.words.map(\.word)
-        let missing = check == .noCommand ? grammar?.commands.missingFirstWord(of: words) ?? [] : []
+        // Whatever check stopped them: words heard as no command may still have runners-up
+        // that are ("five", then `play five`), which make it a phrase the confidence judges.
+        let missing = grammar.map { $0.meaning(of: words) == nil ? $0.commands.missingFirstWord(of: words) : [] } ?? []
         lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: missing.map(\.word))
         let text = heard.recognition.text
         if options.verbose {

@@ -80,17 +80,21 @@ import VshTestSupport
     }
 
     /// A number said on its own, after a pause, runs nothing and says which word it lacked:
-    /// it was heard as `play 5` before the lone words (issue 35). Said with its command it runs.
+    /// it was heard as `play 5` before the lone words (issue 35). Said with its command it
+    /// runs. In flite's rms voice `play five` is among the runners-up, so the confidence
+    /// stops it rather than its being no command: the missing word is named all the same.
     @Test func aLoneNumberRunsNothingAndNamesTheMissingWord() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let heard = try utterances(vsh, try spoken("five", in: vsh, padding: (1, 1)))
-        #expect(heard.count == 1, "\(heard)")
-        #expect(heard.first?["command"] as? String == nil, "\(heard)")
-        #expect(heard.first?["text"] as? String == "five")
-        #expect(heard.first?["stopped_by"] as? String == "no-command")
-        let missing = heard.first?["missing_word"] as? [String] ?? []
-        #expect(missing.contains("play") && missing.contains("delete"), "missing_word: \(missing)")
+        for (voice, stoppedBy) in [("awb", "no-command"), ("rms", "confidence")] {
+            let heard = try utterances(vsh, try spoken("five", in: vsh, padding: (1, 1), voice: voice))
+            #expect(heard.count == 1, "\(voice): \(heard)")
+            #expect(heard.first?["command"] as? String == nil, "\(voice): \(heard)")
+            #expect(heard.first?["text"] as? String == "five", "\(voice)")
+            #expect(heard.first?["stopped_by"] as? String == stoppedBy, "\(voice)")
+            let missing = heard.first?["missing_word"] as? [String] ?? []
+            #expect(missing.contains("play") && missing.contains("delete"), "\(voice): missing_word: \(missing)")
+        }
         #expect(try decisions(vsh, try spoken("play five", in: vsh, padding: (1, 1))) == ["play 5"])
     }
 
