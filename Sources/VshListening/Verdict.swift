@@ -25,7 +25,8 @@ package struct Verdict: Equatable, Sendable {
     /// What stopped it, for `ignore`.
     package var stoppedBy: Gate.Check?
     /// For words heard that are no command but would be one with a word before them (a
-    /// slot without its carrier: "five"), those words ("code", "play", "show").
+    /// slot without its carrier: "five"), those words, the runners-up's first ("play",
+    /// "show", "code").
     package var missingWord: [String] = []
 
     package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = []) {

@@ -211,14 +211,18 @@ extension VoicePrompt {
     /// vsh from a broken microphone while talk near it does not fill the screen; an answer
     /// or the wake phrase says nothing here. `--verbose` shows every utterance, and for
     /// words that are no command but would be one with a word before them (a slot heard
-    /// without its carrier, "five"), which word was missing (`grammar`'s commands).
+    /// without its carrier, "five"), which word was missing (`grammar`'s commands; those
+    /// the runners-up had first).
     /// Returns nil, the line that runs: none.
     private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
                          in grammar: PromptGrammar? = nil, notes: inout [String]) -> SpokenLine? {
         let words = heard.recognition.words.map(\.word)
         // Whatever check stopped them: words heard as no command may still have runners-up
         // that are ("five", then `play five`), which make it a phrase the confidence judges.
-        let missing = grammar.map { $0.meaning(of: words) == nil ? $0.commands.missingFirstWord(of: words) : [] } ?? []
+        let completions = grammar.map { $0.meaning(of: words) == nil ? $0.commands.missingFirstWord(of: words) : [] } ?? []
+        // Those among the runners-up first: what the search found closest.
+        let runnersUp = Set(heard.recognition.alternatives.filter { Array($0.dropFirst()) == words }.compactMap(\.first))
+        let missing = completions.filter { runnersUp.contains($0.word) } + completions.filter { !runnersUp.contains($0.word) }
         lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: missing.map(\.word))
         let text = heard.recognition.text
         if options.verbose {
