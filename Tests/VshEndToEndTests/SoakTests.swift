@@ -14,10 +14,10 @@ import VshTestSupport
     /// past it; keeping every utterance's audio (30-60 KB each, twice with the front end's
     /// copy) or the stream's history goes far past it. A step that comes once (the
     /// allocator taking pages as it warms up, a decoder table reaching the longest
-    /// utterance, a new thread's arena) lands in one eighth and barely moves the middle;
-    /// the growth from a quarter to the end, which this test bounded before, once reached
-    /// 1.7 MB in CI. Measured with the debug build: the middle eighth grew 10-30 KB in six
-    /// runs; a leak of 13 KB per utterance, put into vsh to try the test, made it 176 KB.
+    /// utterance) lands in one eighth and barely moves the middle; the growth from a
+    /// quarter to the end, which this test bounded before, once reached 1.7 MB in CI.
+    /// Measured with the debug build: the middle eighth grew 10-30 KB in six runs; a leak
+    /// of 13 KB per utterance, put into vsh to try the test, made it 176 KB.
     static let growthBoundKB = 128
 
     struct Segment: Decodable {
