@@ -177,7 +177,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
-            speechOutsideWords: Self.speechOutside(Self.located(spans, dropped: dropped, in: levels), in: levels),
+            speechOutsideWords: Self.speechOutside(Self.located(spans, dropped: dropped, in: levels), in: levels,
+                                                      room: words.count == 1 ? Self.roomLevel(of: audio) + Self.aboveRoom : nil),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest)
@@ -216,10 +217,21 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     /// How many 10 ms frames outside the words' frames are as loud as speech (within 20 dB
-    /// of the words' median frame): speech the words do not account for, as when a sentence
-    /// is heard as a command and the decoder calls the rest silence or noise. `spans` are
-    /// frames of the audio whose frame `levels` (`FrameLevels`) are given (`located`).
-    static func speechOutside(_ spans: [(Int, Int)], in levels: [Double]) -> Int {
+    /// of the words' median frame, and at `room` or over when it is given): speech the words
+    /// do not account for, as when a sentence is heard as a command and the decoder calls
+    /// the rest silence or noise. `spans` are frames of the audio whose frame `levels`
+    /// (`FrameLevels`) are given (`located`).
+    ///
+    /// `recognize` gives `room` for a hearing of one word: the room's own level and
+    /// `aboveRoom`. A word said alone has soft sounds (the S, the closure and the P of
+    /// "stop"), its median frame is low, and 20 dB under it reached into the room's noise:
+    /// real people's "stop" after a pause was stopped as a sentence, with 200 to 500 frames
+    /// of plain quiet counted as speech, and a clip was stopped at its level and ran at
+    /// 12 dB softer. For two words or more the count stays as it was: there the room
+    /// counted as speech is what stops a carrier and a number inferred from a lone digit
+    /// ("play eighteen" from "eighteen", 300 to 700 frames), and no other check stops those
+    /// yet (research/attention/ATTENTION.md, "Quiet counted as speech, after one word").
+    static func speechOutside(_ spans: [(Int, Int)], in levels: [Double], room: Double? = nil) -> Int {
         let count = levels.count
         guard count > 0, !spans.isEmpty else { return 0 }
         var inside = [Bool](repeating: false, count: count)
@@ -228,7 +240,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         }
         let words = levels.indices.filter { inside[$0] }.map { levels[$0] }.sorted()
         guard !words.isEmpty else { return 0 }
-        let loud = words[words.count / 2] - 20
+        let loud = max(words[words.count / 2] - 20, room ?? -.infinity)
         return levels.indices.filter { !inside[$0] && levels[$0] >= loud }.count
     }
 
@@ -293,6 +305,17 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// (research/recognition/NOISE_FLOOR.md). Chosen on the fitting speakers (fold 0) from
     /// −48, −40, −34 and −28 dB, by the 12-class top-1.
     static let noiseFloor = -34.0
+
+    /// The level of the quietest tenth of a second of `audio` (dB, as `FrameLevels`): the
+    /// room's own noise under an utterance (with the floor `normalised` lays, at least).
+    static func roomLevel(of audio: [Int16]) -> Double {
+        FrameLevels.of(audio, span: 10).dropLast(9).min() ?? 0
+    }
+
+    /// How far over the room's level (`roomLevel`) a frame outside the one word heard must
+    /// be to count as speech it leaves unexplained (`speechOutside`), dB: the margin
+    /// `WakePhraseAgain.rest` takes for quiet, chosen before measuring.
+    static let aboveRoom = 6.0
 
     /// Brings the utterance to a steady speaking level (RMS ≈ 3000), never clipping and
     /// never more than +40 dB, and lays a steady noise floor `noiseFloor` dB under that

@@ -117,6 +117,22 @@ import VshVoice
         #expect(SphinxCommandRecognizer.located(heard, dropped: 80, in: clicked).map { [$0.0, $0.1] } == [[100, 124], [125, 149]])
     }
 
+    /// Around one word heard, only sound over the room's own noise is speech the word leaves
+    /// unexplained: the quiet 1 dB over the room is not, though it is within 20 dB of a word
+    /// whose soft sounds bring its median down; talk after the word is, with or without the
+    /// room's level.
+    @Test func theRoomAroundOneWordIsNoSpeech() {
+        let word = [Double](repeating: 55, count: 30) + [Double](repeating: 75, count: 20)  // median 55
+        let quiet = [Double](repeating: 36, count: 100) + word + [Double](repeating: 37, count: 60)
+        let spans = [(100, 149)]
+        #expect(SphinxCommandRecognizer.speechOutside(spans, in: quiet) == 160)
+        #expect(SphinxCommandRecognizer.speechOutside(spans, in: quiet, room: 36 + SphinxCommandRecognizer.aboveRoom) == 0)
+        let talk = quiet + [Double](repeating: 60, count: 40)
+        #expect(SphinxCommandRecognizer.speechOutside(spans, in: talk, room: 36 + SphinxCommandRecognizer.aboveRoom) == 40)
+        let samples = (0..<16_000).map { Int16($0 < 8_000 ? 100 : 3_000) }
+        #expect(abs(SphinxCommandRecognizer.roomLevel(of: samples) - 10 * log10(100.0 * 100 + 1)) < 0.01)
+    }
+
     /// A real person's "alexa" after more than a second of a quiet room is the phrase,
     /// surely: the room before it is not speech the word leaves unexplained. With the
     /// words looked for at PocketSphinx's frame numbers, 267 frames counted as speech
