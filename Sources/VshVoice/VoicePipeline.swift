@@ -14,9 +14,10 @@ package struct Recognition: Sendable, Equatable {
     /// What the confidence was computed from, when the recogniser has a confidence model
     /// (`vsh listen --json` prints it, for benchmarks).
     package var features: Confidence.Features?
-    /// Asleep in attention `wake`, when these words began with the wake phrase: the same
-    /// audio heard again with the phrase alone (`WakePhraseAgain`), which wakes vsh when
-    /// this reading does not. Empty otherwise (at most one).
+    /// Asleep in attention `wake`, when these words began with the wake phrase, or were a
+    /// short command and the phrase was found in them: the same audio heard again with the
+    /// phrase alone (`WakePhraseAgain`), which wakes vsh when this reading does not. Empty
+    /// otherwise (at most one).
     package var phraseAlone: [Recognition] = []
     /// When these words had a command after the wake phrase and `phraseAlone` heard the
     /// phrase alone: the audio after the phrase, heard on its own with the commands

@@ -154,6 +154,26 @@ import VshTestSupport
         #expect(try decided(paused) == ["run list"], "after a short pause")
     }
 
+    /// Attention `wake` with "alexa" as the wake phrase: a real person's "alexa" that vsh's
+    /// commands take for `exit` wakes vsh, heard again with the phrase alone, at any level
+    /// and rate (it was ignored as a command said asleep). A command said alone asleep
+    /// still runs nothing.
+    @Test func theWakePhraseTakenForACommandWakes() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        vsh.home.write("[voice]\nwake_phrase = \"alexa\"\n", to: "config/vsh/vsh.toml")
+        func decided(_ file: String) throws -> [String] {
+            try utterances(vsh, file, ["--attention", "wake"]).map { "\($0["decision"] ?? "?") \($0["command"] as? String ?? "-")" }
+        }
+        let original = Self.real + "/alexa/261.flac"
+        #expect(try utterances(vsh, original).map { $0["text"] as? String } == ["exit"], "always: the commands' hearing")
+        #expect(try decided(original) == ["wake -"])
+        for (label, file) in try through(["soft": ["vol -12dB"], "44k1": ["-r 44100"]], original, in: vsh) {
+            #expect(try decided(file) == ["wake -"], "\(label)")
+        }
+        #expect(try decided(try spoken("list", in: vsh, padding: (1, 1))) == ["ignore -"], "asleep, a command alone runs nothing")
+    }
+
     /// A burst of noise (a door, a rustle, a tap opened) is no command, however well a short
     /// command fits it: white, pink and brown noise of a quarter and of 0.4 s, in a quiet
     /// room, were heard as "up" at confidence 1 with the ten Speech Commands words, and pink

@@ -6,21 +6,23 @@ import VshTestSupport
 @testable import VshListening
 
 /// Asleep in attention `wake`, words that began with the wake phrase are heard again with
-/// the phrase alone, unless they were the phrase alone and sure; nothing else is, so talk
-/// and a sure wake cost one hearing as before.
+/// the phrase alone, unless they were the phrase alone and sure, and so is a short
+/// utterance heard as a command; nothing else is, so other talk and a sure wake cost one
+/// hearing as before.
 @Suite struct WakePhraseAgainTests {
     func grammar() throws -> PromptGrammar {
         try PromptGrammar(registry: Builtins.registry(), wakePhrase: "hey computer", commandsAfterWake: true)
     }
 
-    @Test func onlyWordsThatBeganWithThePhraseAreHeardAgainAndOnlyAsleep() throws {
-        let phrase = FakeRecognizer(Array(repeating: (["hey", "computer"], 0.99), count: 5))
+    @Test func onlyWordsThatBeganWithThePhraseOrAShortCommandAreHeardAgainAndOnlyAsleep() throws {
+        let phrase = FakeRecognizer(Array(repeating: (["hey", "computer"], 0.99), count: 5) + [(["what"], 0.9)])
         var asleep = true
-        func hearing(_ text: String, _ confidence: Double = 0.4, threshold: Double = 0.5) throws -> Recognition {
+        func hearing(_ text: String, _ confidence: Double = 0.4, threshold: Double = 0.5,
+                     seconds: Double = 1) throws -> Recognition {
             let commands = FakeRecognizer([(text.split(separator: " ").map(String.init), confidence)])
             return WakePhraseAgain(grammar: try grammar(), commands: commands, phrase: phrase,
                                    gate: Gate(threshold: threshold, rejectBelow: 0.3), isAsleep: { _ in asleep })
-                .recognize([0, 0], start: 3)
+                .recognize([Int16](repeating: 0, count: Int(seconds * 16_000)), start: 3)
         }
         #expect(try hearing("hey computer list").phraseAlone.map(\.text) == ["hey computer"])
         #expect(try hearing("hey computer").phraseAlone.map(\.text) == ["hey computer"])
@@ -31,11 +33,17 @@ import VshTestSupport
         #expect(try hearing("hey computer", 0.9, threshold: 0.95).phraseAlone.count == 1,
                 "the person's threshold is above the wake confidence: the prompt would not wake on it")
         #expect(phrase.calls == 4)
-        #expect(try hearing("list").phraseAlone.isEmpty, "a command alone")
+        #expect(try hearing("list").phraseAlone.map(\.text) == ["hey computer"], "a short command: the phrase taken for one?")
+        #expect(phrase.calls == 5)
+        #expect(try hearing("list", seconds: 4.5).phraseAlone.isEmpty, "a long one")
         #expect(try hearing("what").phraseAlone.isEmpty, "other words")
+        #expect(phrase.calls == 5)
+        #expect(try hearing("list").phraseAlone.isEmpty, "heard alone, no phrase in it: the first hearing stands")
+        #expect(phrase.calls == 6)
         asleep = false
         #expect(try hearing("hey computer list").phraseAlone.isEmpty, "awake")
-        #expect(phrase.calls == 4)
+        #expect(try hearing("list").phraseAlone.isEmpty, "awake")
+        #expect(phrase.calls == 6)
     }
 
     /// The phrase as PocketSphinx gives it for `TestSignal.bursts([0.5, 0.6, 0.6, 0.4, 0.5])`
