@@ -178,7 +178,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
             speechOutsideWords: Self.speechOutside(Self.located(spans, dropped: dropped, in: levels), in: levels,
-                                                      room: words.count == 1 ? Self.roomLevel(of: audio) + Self.aboveRoom : nil),
+                                                      room: words.count == 1 ? Self.roomLevel(in: levels) + Self.aboveRoom : nil),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest)
@@ -306,10 +306,20 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// −48, −40, −34 and −28 dB, by the 12-class top-1.
     static let noiseFloor = -34.0
 
-    /// The level of the quietest tenth of a second of `audio` (dB, as `FrameLevels`): the
+    /// The level of the quietest tenth of a second (ten 10 ms frames) of the audio whose
+    /// frame `levels` (`FrameLevels`) are given, in the same dB; 0 under ten frames: the
     /// room's own noise under an utterance (with the floor `normalised` lays, at least).
-    static func roomLevel(of audio: [Int16]) -> Double {
-        FrameLevels.of(audio, span: 10).dropLast(9).min() ?? 0
+    /// From the frames' levels already taken, not from the samples again.
+    static func roomLevel(in levels: [Double]) -> Double {
+        let span = 10
+        guard levels.count >= span else { return 0 }
+        let power = levels.map { pow(10, $0 / 10) - 1 }  // each frame's mean square
+        var sum = power[..<span].reduce(0, +), least = sum
+        for f in span..<power.count {
+            sum += power[f] - power[f - span]
+            least = min(least, sum)
+        }
+        return 10 * log10(max(0, least) / Double(span) + 1)
     }
 
     /// How far over the room's level (`roomLevel`) a frame outside the one word heard must

@@ -121,7 +121,7 @@ import VshVoice
     /// unexplained: the quiet 1 dB over the room is not, though it is within 20 dB of a word
     /// whose soft sounds bring its median down; talk after the word is, with or without the
     /// room's level.
-    @Test func theRoomAroundOneWordIsNoSpeech() {
+    @Test func theRoomAroundOneWordIsNoSpeech() throws {
         let word = [Double](repeating: 55, count: 30) + [Double](repeating: 75, count: 20)  // median 55
         let quiet = [Double](repeating: 36, count: 100) + word + [Double](repeating: 37, count: 60)
         let spans = [(100, 149)]
@@ -130,7 +130,15 @@ import VshVoice
         let talk = quiet + [Double](repeating: 60, count: 40)
         #expect(SphinxCommandRecognizer.speechOutside(spans, in: talk, room: 36 + SphinxCommandRecognizer.aboveRoom) == 40)
         let samples = (0..<16_000).map { Int16($0 < 8_000 ? 100 : 3_000) }
-        #expect(abs(SphinxCommandRecognizer.roomLevel(of: samples) - 10 * log10(100.0 * 100 + 1)) < 0.01)
+        let levels = FrameLevels.of(samples)
+        #expect(abs(SphinxCommandRecognizer.roomLevel(in: levels) - 10 * log10(100.0 * 100 + 1)) < 0.01)
+        // The same as the quietest tenth of a second its samples give, in a real room too.
+        let recorded = SphinxCommandRecognizer.decodingAudio(
+            try FileAudioSource.readAll(path: EvalData.real + "/speech-commands/stop_5170b77f_nohash_1_paused.flac"))
+        for audio in [samples, recorded] {
+            #expect(abs(SphinxCommandRecognizer.roomLevel(in: FrameLevels.of(audio))
+                        - (FrameLevels.of(audio, span: 10).dropLast(9).min() ?? 0)) < 1e-6)
+        }
     }
 
     /// A real person's "alexa" after more than a second of a quiet room is the phrase,
