@@ -21,10 +21,11 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// (research/recognition/VERIFY.md).
         package var checksWords = false
         /// The JSGF weight at which a word of the grammar that is no phrase alone ("five",
-        /// "play") may be heard alone, as no command (`OtherWords.lone`); nil: it may not,
-        /// and a lone "five" runs `play 5` (research/recognition/LONE_WORDS.md). Research
-        /// may set another with `VSH_LONE_WEIGHT` (`off` for nil).
-        package var loneWordWeight: String? = OpenGrammar.weight
+        /// "play") may be heard alone, as no command (`OtherWords.lone`,
+        /// `OpenGrammar.loneWeight`); nil: it may not, and a lone "five" runs `play 5`
+        /// (research/recognition/LONE_WORDS.md). Research may set another with
+        /// `VSH_LONE_WEIGHT` (`off` for nil).
+        package var loneWordWeight: String? = OpenGrammar.loneWeight
         /// The weight of the most likely everyday words as the first word heard
         /// (`OtherWords.common`, `OpenGrammar.commonWeight`); nil: they weigh what the rest
         /// do. vsh's own commands weigh them (`CommandGrammar.weighsCommonWords`): on
@@ -34,7 +35,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         /// sessions 28 and 29).
         package var commonWordWeight: String?
         package init(model: SpeechModel, scoresSpeaker: Bool = true, checksWords: Bool = false,
-                     loneWordWeight: String? = OpenGrammar.weight, commonWordWeight: String? = nil) {
+                     loneWordWeight: String? = OpenGrammar.loneWeight, commonWordWeight: String? = nil) {
             self.model = model
             self.scoresSpeaker = scoresSpeaker
             self.checksWords = checksWords
@@ -84,7 +85,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         loneWords = Set(lone)
         let (dictText, _) = known.subset(vocabulary.union(otherWords))
         let open = OpenGrammar.jsgf(jsgf, otherWords: others, loneWords: lone,
-                                    loneWeight: settings.loneWordWeight ?? OpenGrammar.weight,
+                                    loneWeight: settings.loneWordWeight ?? OpenGrammar.loneWeight,
                                     common: settings.commonWordWeight == nil ? 0 : OtherWords.common,
                                     commonWeight: settings.commonWordWeight ?? OpenGrammar.weight)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)

@@ -14,7 +14,7 @@ extension VoiceFactory {
             recognizer: { grammar in
                 PocketSphinxLog.send(to: paths.recognizerLog)
                 let environment = ProcessInfo.processInfo.environment
-                let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.weight
+                let lone = environment["VSH_LONE_WEIGHT"].map { $0 == "off" ? nil : $0 } ?? OpenGrammar.loneWeight
                 return try SphinxCommandRecognizer(
                     settings: .init(model: SpeechModel(settings: settings, paths: paths),
                                     checksWords: environment["VSH_WORD_RATIOS"] == "1", loneWordWeight: lone,

@@ -81,6 +81,17 @@ package enum OpenGrammar {
     /// words said most").
     package static let commonWeight = "1e-15"
 
+    /// The weight of each of the grammar's words that is no phrase alone (`OtherWords.lone`:
+    /// "five", "code", "quality") heard as no command, in either place. Such a word is said
+    /// near vsh far more often than a rare everyday word, so it weighs what the likeliest
+    /// ones about do, not the rest's `weight`: at 1e-24 a real "four" or "one" said alone
+    /// was heard as `code one` or `count one`, the carrier put in where nothing was said.
+    /// Chosen on the speakers of fold 0 from 1e-24, 1e-16, 1e-12 and 1e-6: the most false
+    /// runs removed while the commands said to vsh lost at most 1%: at 1e-12 a real "stop"
+    /// was heard as "song" and four "alexa"s were lost, at 1e-6 six "stop"s ("show", "start
+    /// oh") (research/recognition/LONE_WORDS.md, "The weight, measured").
+    package static let loneWeight = "1e-16"
+
     /// A word no one says in a command, given weight 1 beside the other words so that
     /// theirs is not normalised away: JSGF divides the weights of a rule's alternatives by
     /// their sum, and a weight on a rule reference has no effect in PocketSphinx. Were it
@@ -90,8 +101,9 @@ package enum OpenGrammar {
     /// `jsgf` with its public rules made private and one new public rule: any of them, or
     /// one of `otherWords` and optionally a second, each weighted. `loneWords` (words of
     /// the grammar that are no phrase alone, `OtherWords.lone`) join the other words at
-    /// `loneWeight`: said alone, such a word is heard as itself, no command; said with the
-    /// rest of its phrase, the phrase wins, as it carries no weight at all. The first
+    /// `loneWeight` (the recogniser's default: `OpenGrammar.loneWeight`): said alone, such a
+    /// word is heard as itself, no command; said with the rest of its phrase, the phrase
+    /// wins, as it carries no weight at all. The first
     /// `common` of `otherWords` (the most likely) weigh `commonWeight` as the first word
     /// and `weight` as the second: a common word said on its own is heard as itself, and
     /// two common words ("but a", "what in") do not take a command's place (with both

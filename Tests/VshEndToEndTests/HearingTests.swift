@@ -98,6 +98,24 @@ import VshTestSupport
         #expect(try decisions(vsh, try spoken("play five", in: vsh, padding: (1, 1))) == ["play 5"])
     }
 
+    /// A word of a command said on its own, after a pause in a quiet room (white noise at
+    /// -66 dBFS), is heard as that word and runs nothing, not as a command the search built
+    /// around it or as no word: with the grammar's lone words at the everyday words' weight
+    /// (1e-24), "seven" and "delete" were heard as `show seven` and `delete eight`, and
+    /// "quality" and "show" as nothing (`OpenGrammar.loneWeight`, issue 35).
+    @Test func aWordOfACommandSaidAloneIsHeardAsItself() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        for (word, voice) in [("seven", "awb"), ("quality", "rms"), ("show", "rms"), ("delete", "slt")] {
+            let said = try spoken(word, in: vsh, padding: (1, 1), voice: voice)
+            let file = vsh.home.file("\(word)-\(voice)-room.wav")
+            try VshBinary.shell("sox -R -V1 \(said) -p synth whitenoise vol 0.0005 | sox -V1 -m \(said) - \(file)")
+            let heard = try utterances(vsh, file)
+            #expect(heard.map { $0["text"] as? String } == [word], "\(word) in \(voice)")
+            #expect(heard.allSatisfy { $0["command"] as? String == nil }, "\(word) in \(voice): \(heard)")
+        }
+    }
+
     /// A real person's "stop" after a pause, in its own room noise as bench/attention.py's
     /// "stop" stream has it, runs `stop` at the prompt, as it was recorded, 12 dB softer and
     /// 6 dB louder. The room around one word is not speech the word leaves unexplained:
