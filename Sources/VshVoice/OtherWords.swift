@@ -82,7 +82,7 @@ package enum OpenGrammar {
     package static let commonWeight = "1e-15"
 
     /// The weight of each of the grammar's words that is no phrase alone (`OtherWords.lone`:
-    /// "five", "code", "quality") heard as no command, in either place. Such a word is said
+    /// "five", "code", "quality") heard alone, as no command. Such a word is said
     /// near vsh far more often than a rare everyday word, so it weighs what the likeliest
     /// ones about do, not the rest's `weight`: at 1e-24 a real "four" or "one" said alone
     /// was heard as `code one` or `count one`, the carrier put in where nothing was said.
@@ -101,9 +101,11 @@ package enum OpenGrammar {
     /// `jsgf` with its public rules made private and one new public rule: any of them, or
     /// one of `otherWords` and optionally a second, each weighted. `loneWords` (words of
     /// the grammar that are no phrase alone, `OtherWords.lone`) join the other words at
-    /// `loneWeight` (the recogniser's default: `OpenGrammar.loneWeight`): said alone, such a
-    /// word is heard as itself, no command; said with the rest of its phrase, the phrase
-    /// wins, as it carries no weight at all. The first
+    /// their `weight`, and, as the whole utterance, weigh `loneWeight` (the recogniser's
+    /// default: `OpenGrammar.loneWeight`): said alone, such a word is heard as itself, no
+    /// command; said with the rest of its phrase, the phrase wins, as it carries no weight
+    /// at all. Only alone: two of them at `loneWeight` ("quality five") took the place of
+    /// a person's `quality high` after `train`. The first
     /// `common` of `otherWords` (the most likely) weigh `commonWeight` as the first word
     /// and `weight` as the second: a common word said on its own is heard as itself, and
     /// two common words ("but a", "what in") do not take a command's place (with both
@@ -131,13 +133,18 @@ package enum OpenGrammar {
         text += rest
         guard !publicRules.isEmpty, !otherWords.isEmpty else { return jsgf }
         if !text.hasSuffix("\n") { text += "\n" }
-        text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"]).joined(separator: " | ") + ";\n"
+        let alone = !loneWords.isEmpty && loneWeight != weight
+        text += "public <\(rule)> = " + (publicRules.map { "<\($0)>" } + ["<vsh_other>"] + (alone ? ["<vsh_lone>"] : []))
+            .joined(separator: " | ") + ";\n"
         func words(common: Int) -> String {
             let weighted = otherWords.enumerated().map { "/\($0.offset < common ? commonWeight : weight)/ \($0.element)" }
-            return "/1/ \(ballast) | " + (weighted + loneWords.map { "/\(loneWeight)/ \($0)" }).joined(separator: " | ")
+            return "/1/ \(ballast) | " + (weighted + loneWords.map { "/\(weight)/ \($0)" }).joined(separator: " | ")
         }
         text += "<vsh_other> = (\(words(common: common))) [<vsh_other_more>];\n"
         text += "<vsh_other_more> = \(words(common: 0));\n"
+        if alone {
+            text += "<vsh_lone> = /1/ \(ballast) | " + loneWords.map { "/\(loneWeight)/ \($0)" }.joined(separator: " | ") + ";\n"
+        }
         return text
     }
 }

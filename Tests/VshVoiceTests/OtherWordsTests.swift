@@ -65,7 +65,12 @@ import VshSpoken
         let lone = OtherWords.lone(in: ["play", "one", "five", "list", "yes", "go", "home"]) { pattern.match($0) != nil }
         #expect(lone == ["five", "home", "one", "play"])
         let open = OpenGrammar.jsgf(jsgf, otherWords: ["dog"], weight: "1e-9", loneWords: lone, loneWeight: "1e-8")
-        #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-8/ five | /1e-8/ home | /1e-8/ one | /1e-8/ play;"))
+        #expect(open.contains("public <vsh_utterance> = <a> | <vsh_other> | <vsh_lone>;"))
+        #expect(open.contains("<vsh_other_more> = /1/ antidisestablishmentarianism | /1e-9/ dog | /1e-9/ five | /1e-9/ home | /1e-9/ one | /1e-9/ play;"))
+        #expect(open.contains("<vsh_lone> = /1/ antidisestablishmentarianism | /1e-8/ five | /1e-8/ home | /1e-8/ one | /1e-8/ play;"))
+        // At the other words' weight they need no rule of their own.
+        let flat = OpenGrammar.jsgf(jsgf, otherWords: ["dog"], weight: "1e-9", loneWords: lone, loneWeight: "1e-9")
+        #expect(!flat.contains("vsh_lone") && flat.contains("| /1e-9/ dog | /1e-9/ five |"))
     }
 
     /// vsh's commands weigh the likeliest words more wherever they are heard (the prompt,
