@@ -86,10 +86,12 @@ package enum OpenGrammar {
     /// near vsh far more often than a rare everyday word, so it weighs what the likeliest
     /// ones about do, not the rest's `weight`: at 1e-24 a real "four" or "one" said alone
     /// was heard as `code one` or `count one`, the carrier put in where nothing was said.
-    /// Chosen on the speakers of fold 0 from 1e-24, 1e-16, 1e-12 and 1e-6: the most false
-    /// runs removed while the commands said to vsh lost at most 1%: at 1e-12 a real "stop"
-    /// was heard as "song" and four "alexa"s were lost, at 1e-6 six "stop"s ("show", "start
-    /// oh") (research/recognition/LONE_WORDS.md, "The weight, measured").
+    /// Chosen on the speakers of fold 0 from 1e-24, 1e-16, 1e-12 and 1e-6, with the weight
+    /// wherever a lone word was heard: the most false runs removed while the commands said
+    /// to vsh lost at most 1% (at 1e-12 a real "stop" was heard as "song" and four "alexa"s
+    /// were lost, at 1e-6 six "stop"s, "show" or "start oh"). It holds for a lone word alone
+    /// only (`jsgf`): beside another it let "quality five" take a person's `quality high`
+    /// (research/recognition/LONE_WORDS.md, "The weight, measured").
     package static let loneWeight = "1e-16"
 
     /// A word no one says in a command, given weight 1 beside the other words so that
