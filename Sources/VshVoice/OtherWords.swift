@@ -107,12 +107,12 @@ package enum OpenGrammar {
     /// default: `OpenGrammar.loneWeight`): said alone, such a word is heard as itself, no
     /// command; said with the rest of its phrase, the phrase wins, as it carries no weight
     /// at all. Only alone: two of them at `loneWeight` ("quality five") took the place of
-    /// a person's `quality high` after `train`. The first
-    /// `common` of `otherWords` (the most likely) weigh `commonWeight` as the first word
-    /// and `weight` as the second: a common word said on its own is heard as itself, and
-    /// two common words ("but a", "what in") do not take a command's place (with both
-    /// weighted, Speech Commands' "up" and "on" were heard so). PocketSphinx
-    /// decodes a grammar's first public rule only, so the grammar's own rules are all kept.
+    /// a person's `quality high` after `train`. The first `common` of `otherWords` (the
+    /// most likely) weigh `commonWeight` as the first word and `weight` as the second: a
+    /// common word said on its own is heard as itself, and two common words ("but a",
+    /// "what in") do not take a command's place (with both weighted, Speech Commands' "up"
+    /// and "on" were heard so). PocketSphinx decodes a grammar's first public rule only,
+    /// so the grammar's own rules are all kept.
     package static func jsgf(_ jsgf: String, otherWords: [String], weight: String = weight,
                              loneWords: [String] = [], loneWeight: String = weight,
                              common: Int = 0, commonWeight: String = commonWeight) -> String {
