@@ -149,14 +149,24 @@ struct ListenSubcommand: ParsableCommand {
             return "\(time)  rejected \"\(u.recognition.text)\" (" + String(format: "confidence %.2f", u.recognition.confidence)
                 + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "")
                 + (verdict.missingWord.isEmpty ? "" : "; said without " + verdict.missingWord.map { "\"\($0)\"" }.listed("or")
-                    + " before it") + ")"
+                    + " before it")
+                + (verdict.missingNextWord.isEmpty ? "" : "; said without " + Self.examples(verdict.missingNextWord) + " after it")
+                + ")"
         }
+    }
+
+    /// `words` quoted, three at most ("one", "two", "three" or another): a number said
+    /// after "play" could be any of a hundred.
+    static func examples(_ words: [String]) -> String {
+        let quoted = words.prefix(3).map { "\"\($0)\"" }
+        return words.count > 3 ? quoted.joined(separator: ", ") + " or another" : quoted.listed("or")
     }
 
     /// One utterance as one JSON object, its fields in this order (bench/lib/vsh.py reads
     /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
     /// else; `missing_word`, for a slot heard without its carrier, the words that would
-    /// have made it a command; `decided_at` (with --real-time) when, in seconds into the file.
+    /// have made it a command; `missing_next_word`, the same for a carrier heard without
+    /// what follows it; `decided_at` (with --real-time) when, in seconds into the file.
     static func json(_ u: Utterance, _ verdict: Verdict, gate: Gate, decidedAt: Double? = nil) -> String {
         JSONWriter.text { json in
             json.object { json in
@@ -213,6 +223,8 @@ struct ListenSubcommand: ParsableCommand {
                 json.field("stopped_by", verdict.stoppedBy?.rawValue)
                 // Words heard that would be a command with one of these before them ("five").
                 if !verdict.missingWord.isEmpty { json.field("missing_word", strings: verdict.missingWord) }
+                // Words heard that would be a command with one of these after them ("quality").
+                if !verdict.missingNextWord.isEmpty { json.field("missing_next_word", strings: verdict.missingNextWord) }
                 if let decidedAt { json.field("decided_at", decidedAt) }
             }
         }

@@ -28,11 +28,17 @@ package struct Verdict: Equatable, Sendable {
     /// slot without its carrier: "five"), those words, the runners-up's first ("play",
     /// "show", "code").
     package var missingWord: [String] = []
+    /// For words heard that are no command but would be one with a word after them (a
+    /// carrier without its slot: "quality"), those words, the runners-up's first ("high",
+    /// "low", "medium").
+    package var missingNextWord: [String] = []
 
-    package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = []) {
+    package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = [],
+                 missingNextWord: [String] = []) {
         self.kind = kind
         self.line = line
         self.stoppedBy = stoppedBy
         self.missingWord = missingWord
+        self.missingNextWord = missingNextWord
     }
 }

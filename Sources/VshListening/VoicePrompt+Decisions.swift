@@ -211,27 +211,32 @@ extension VoicePrompt {
     /// vsh from a broken microphone while talk near it does not fill the screen; an answer
     /// or the wake phrase says nothing here. `--verbose` shows every utterance, and for
     /// words that are no command but would be one with a word before them (a slot heard
-    /// without its carrier, "five"), which word was missing (`grammar`'s commands; those
-    /// the runners-up had first).
+    /// without its carrier, "five") or after them (a carrier without its slot, "quality"),
+    /// which word was missing (`grammar`'s commands; those the runners-up had first).
     /// Returns nil, the line that runs: none.
     private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
                          in grammar: PromptGrammar? = nil, notes: inout [String]) -> SpokenLine? {
         let words = heard.recognition.words.map(\.word)
         // Whatever check stopped them: words heard as no command may still have runners-up
         // that are ("five", then `play five`), which make it a phrase the confidence judges.
-        let completions = grammar.map { $0.meaning(of: words) == nil ? $0.commands.missingFirstWord(of: words) : [] } ?? []
+        let commands = grammar.flatMap { $0.meaning(of: words) == nil ? $0.commands : nil }
         // Those among the runners-up first: what the search found closest.
-        let runnersUp = Set(heard.recognition.alternatives.filter { Array($0.dropFirst()) == words }.compactMap(\.first))
-        let missing = completions.filter { runnersUp.contains($0.word) } + completions.filter { !runnersUp.contains($0.word) }
-        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: missing.map(\.word))
+        let alternatives = heard.recognition.alternatives
+        let before = Self.runnersUpFirst(commands?.missingFirstWord(of: words) ?? [],
+                                         alternatives.filter { Array($0.dropFirst()) == words }.compactMap(\.first))
+        let after = Self.runnersUpFirst(commands?.missingLastWord(of: words) ?? [],
+                                        alternatives.filter { Array($0.dropLast()) == words }.compactMap(\.last))
+        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: before, missingNextWord: after)
         let text = heard.recognition.text
         if options.verbose {
-            let lacking = missing.isEmpty ? "" : "; said without the word before it, as in "
-                + missing.prefix(3).map { "\"\($0.word) \(text)\"" }.listed("or")
+            let lacking = (before.isEmpty ? "" : "; said without the word before it, as in "
+                + before.prefix(3).map { "\"\($0) \(text)\"" }.listed("or"))
+                + (after.isEmpty ? "" : "; said without what follows it, as in "
+                    + after.prefix(3).map { "\"\(text) \($0)\"" }.listed("or"))
             // A sound with no words in it (a click, a breath) says so, not `""`; words heard
             // as everyday words (`OtherWords`) say that, not the check it meets.
             let what = text.isEmpty ? "a sound with no words" : "\"\(text)\""
-            let why = heard.recognition.features?.otherWord != nil && missing.isEmpty
+            let why = heard.recognition.features?.otherWord != nil && lacking.isEmpty
                 ? (words.count > 1 ? ": everyday words, no command" : ": an everyday word, no command") : ", \(check.rawValue)"
             notes.append(dim("(ignored \(what), confidence \(String(format: "%.2f", judged.confidence))\(why)\(lacking))"))
             return nil
@@ -241,6 +246,14 @@ extension VoicePrompt {
         lastUnheardNote = clock()
         notes.append(dim("(not run: \"\(text)\" \(Self.reason(check)))"))
         return nil
+    }
+
+    /// The missing words of `completions`, those the runners-up had first.
+    private static func runnersUpFirst(_ completions: [(word: String, candidate: VoiceCandidate)],
+                                       _ runnersUp: [String]) -> [String] {
+        let closest = Set(runnersUp)
+        let words = completions.map(\.word)
+        return words.filter { closest.contains($0) } + words.filter { !closest.contains($0) }
     }
 
     /// Whether `heard`, asleep, wakes vsh: the wake phrase (a command after it or not), not

@@ -43,6 +43,22 @@ package indirect enum SpokenPattern: Equatable, Sendable {
         }
     }
 
+    /// `vocabulary` in the order the pattern writes it, a slot's words from zero up: the
+    /// examples a person is shown first ("quality low", "quality medium").
+    package var wordsInOrder: [String] {
+        var seen = Set<String>()
+        return allWords.filter { seen.insert($0).inserted }
+    }
+
+    private var allWords: [String] {
+        switch self {
+        case .word(let w): [w]
+        case .sequence(let items), .alternatives(let items): items.flatMap(\.allWords)
+        case .optional(let item): item.allWords
+        case .slot(let slot): NumberWords.vocabulary(for: slot)
+        }
+    }
+
     /// The words, not a slot's, that a phrase of the pattern can begin with: "play" for
     /// `play <number>`, "show" and "list" for `(show | list) [all]`.
     package var firstWords: Set<String> {

@@ -134,6 +134,20 @@ package struct VoiceGrammar: CommandGrammar {
         return firstWords.sorted().compactMap { word in interpret([word] + clean).map { (word, $0) } }
     }
 
+    /// The words that, said after `words`, would have made them a command, each with the
+    /// command it makes, in the order the forms write them: "quality" alone lacks `low`,
+    /// `medium` or `high`, "play" a number. Empty when `words` are a command already or no
+    /// one word after them makes one. What a person is told when a carrier is heard
+    /// without its slot (`--verbose`, `listen --json`).
+    package func missingLastWord(of words: [String]) -> [(word: String, candidate: VoiceCandidate)] {
+        let clean = Self.clean(words)
+        guard !clean.isEmpty, interpret(clean) == nil else { return [] }
+        var seen = Set<String>()
+        return forms.filter { $0.pattern.canGrow(after: clean) }.flatMap(\.pattern.wordsInOrder)
+            .filter { seen.insert($0).inserted }
+            .compactMap { word in interpret(clean + [word]).map { (word, $0) } }
+    }
+
     /// Whether `words` are a whole command, and whether a longer one begins with them: the
     /// voice path may end the utterance as soon as a final one is heard ("help"), where a
     /// phrase that can grow ("stop", which may become "stop recording") waits for the full

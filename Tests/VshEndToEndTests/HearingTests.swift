@@ -103,7 +103,8 @@ import VshTestSupport
     /// -66 dBFS), is heard as that word and runs nothing, not as a command the search built
     /// around it or as no word: with the grammar's lone words at the everyday words' weight
     /// (1e-24), "seven" and "delete" were heard as `show seven` and `delete eight`, and
-    /// "quality" and "show" as nothing (`OpenGrammar.loneWeight`, issue 35).
+    /// "quality" and "show" as nothing (`OpenGrammar.loneWeight`, issue 35). The lone
+    /// carrier says what it lacked (`missing_next_word`).
     @Test func aWordOfACommandSaidAloneIsHeardAsItself() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
@@ -115,6 +116,10 @@ import VshTestSupport
             #expect(heard.map { $0["text"] as? String } == [word], "\(word) in \(voice)")
             #expect(heard.allSatisfy { $0["command"] as? String == nil }, "\(word) in \(voice): \(heard)")
         }
+        // A carrier said alone names what would have followed it, the way a lone number
+        // names the word before it.
+        let quality = try utterances(vsh, vsh.home.file("quality-rms-room.wav"))
+        #expect(Set(quality.first?["missing_next_word"] as? [String] ?? []) == ["low", "medium", "high"], "\(quality)")
     }
 
     /// A real person's "stop" after a pause, in its own room noise as bench/attention.py's

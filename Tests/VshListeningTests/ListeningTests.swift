@@ -375,6 +375,25 @@ import VshTestSupport
         #expect(Self.submitted(quiet.hear("play five", 0.99))?.line == "play 5")
     }
 
+    /// A carrier heard on its own ("quality", the lone words of `OtherWords`) is no command
+    /// either: the verdict and `--verbose` say what would have followed it, the runners-up's
+    /// first, then in the order the forms write them, not that it is an everyday word.
+    @Test func aCarrierWithoutItsSlotNamesWhatFollows() {
+        let verbose = Fixture { $0.verbose = true }
+        #expect(Self.submitted(verbose.hear("quality", 0, otherWord: "quality")) == nil)
+        #expect(verbose.voice.lastVerdict == Verdict(.ignore, stoppedBy: .noCommand, missingNextWord: ["low", "medium", "high"]))
+        // With `quality high` among the runners-up the confidence stops it (as with "five").
+        #expect(Self.notes(verbose.hear("quality", 0, alternatives: ["quality high"], otherWord: "quality")) == [
+            "(ignored \"quality\", confidence 0.00, confidence; said without what follows it, as in \"quality high\", \"quality low\" or \"quality medium\")"])
+        #expect(verbose.voice.lastVerdict?.missingNextWord == ["high", "low", "medium"], "the runners-up's first")
+        #expect(verbose.voice.lastVerdict?.missingWord == [])
+        #expect(Self.notes(verbose.hear("play", 0, otherWord: "play")) == [
+            "(ignored \"play\", confidence 0.00, no-command; said without what follows it, as in \"play zero\", \"play one\" or \"play two\")"])
+        #expect(Self.notes(verbose.hear("up", 0, otherWord: "up")) == ["(ignored \"up\", confidence 0.00: an everyday word, no command)"],
+                "a word that begins no command lacks nothing")
+        #expect(verbose.voice.lastVerdict?.missingNextWord == [])
+    }
+
     /// A command the person may have meant and vsh did not take says so, briefly: one dim
     /// line at most every `unheardNoteSeconds`, none for talk heard faintly as a command
     /// or for other words, so silence is not mistaken for a broken microphone and talk
