@@ -28,8 +28,10 @@ def write_wav(path, x, rate=RATE):
 
 
 def read_audio(path, rate):
-    """Any file sox reads, as float64 mono samples at `rate`."""
-    out = subprocess.run(["sox", path, "-t", "raw", "-r", str(rate), "-e", "signed", "-b", "16", "-c", "1", "-"],
+    """Any file sox reads, as float64 mono samples at `rate`. Repeatable (-R): sox dithers
+    when it resamples, from a random seed unless told, so that the same clip gave other
+    samples, and at times other words, in each run."""
+    out = subprocess.run(["sox", "-R", path, "-t", "raw", "-r", str(rate), "-e", "signed", "-b", "16", "-c", "1", "-"],
                          capture_output=True, check=True).stdout
     return np.frombuffer(out, dtype="<i2").astype(np.float64)
 
