@@ -153,9 +153,15 @@ final class PocketSphinxDecoder {
 
     /// How many phones the dictionary gives `word` (its first pronunciation), or 0.
     func phoneCount(_ word: String) -> Int {
-        guard let phones = ps_lookup_word(decoder, word) else { return 0 }
+        phones(of: word).count
+    }
+
+    /// The phones of `word`'s pronunciation in the dictionary ("S T AA P"); empty when it
+    /// has none.
+    func phones(of word: String) -> [Substring] {
+        guard let phones = ps_lookup_word(decoder, word) else { return [] }
         defer { ckd_free(phones) }
-        return String(cString: phones).split(separator: " ").count
+        return String(cString: phones).split(separator: " ")
     }
 
     /// Converts a log score (base 1.0001, as PocketSphinx reports) to a probability.

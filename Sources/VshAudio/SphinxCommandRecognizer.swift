@@ -132,7 +132,8 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// audio gets the same answer whatever was heard before, so the early end's tentative
     /// recognitions, mostly thrown away, change nothing after them.
     package func recognize(_ samples: [Int16], start: Double) -> Recognition {
-        let audio = Self.decodingAudio(samples)
+        let led = Self.led(samples)
+        let audio = Self.normalised(led)
         let hyp = decoder.decode(audio, newStream: true)
         guard !hyp.text.isEmpty, hyp.frames > 0 else { return Recognition(words: [], confidence: 0) }
         let heard = SphinxWords.words(of: hyp)
@@ -175,6 +176,12 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // something. Read after the n-best list: the phone loop's decode replaces the
         // grammar's lattice.
         let weakest = other == nil ? weakestWord(heard, of: audio, frames: hyp.frames) : nil
+        // Each word that begins with a hiss, over the audio as it came (the level laid
+        // under it is a hiss of its own).
+        let hissing = zip(heard, Self.located(spans, dropped: dropped, in: levels)).compactMap { word, span in
+            Self.hisses[decoder.phones(of: word.segment.word).first ?? ""].map { (span: span, kind: $0) }
+        }
+        let hiss = other == nil && !hissing.isEmpty ? Hiss.onsets(of: hissing, in: led)?.min() : nil
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
@@ -182,11 +189,15 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
                                                       room: words.count == 1 ? Self.roomLevel(in: levels) + Self.aboveRoom : nil),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
-            weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest)
+            weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest,
+            weakestHiss: hiss)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)
     }
+
+    /// The phones a word may begin with that `Hiss` looks for.
+    static let hisses: [Substring: Hiss.Kind] = ["S": .s, "SH": .sh]
 
     /// The word of `heard` with the lowest ratio against the phone loop
     /// (`WordVerification`), and the highest ratio when two words or more have one; nil
@@ -202,9 +213,15 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     }
 
     /// An utterance's samples as the decoder (and the speaker check) hear them: a lead of
-    /// quiet where it needs one (`lead`), then the speaking level over the steady noise
+    /// quiet where it needs one (`led`), then the speaking level over the steady noise
     /// floor (`normalised`).
     static func decodingAudio(_ samples: [Int16]) -> [Int16] {
+        normalised(led(samples))
+    }
+
+    /// `samples` with a lead of quiet where they need one, as they came otherwise: frame
+    /// for frame the decoder's audio before the level is set.
+    static func led(_ samples: [Int16]) -> [Int16] {
         // An utterance cut tight at its first word gets its own quietest tenth of a second
         // before it, as the room before the words: PocketSphinx starts its noise estimate at
         // the first frames, and in such a recording (cards/001.wav) the first word was taken
@@ -214,7 +231,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // points of top-1, and made a synthetic "okay" into `code 8`. Word times are still
         // counted from `start`: with a lead kept by PocketSphinx they come out a tenth of a
         // second late, so the early end waits longer, never less.
-        return normalised(lead(AudioFormat.sampleRate / 10, for: samples) + samples)
+        return Array(lead(AudioFormat.sampleRate / 10, for: samples) + samples)
     }
 
     /// How many 10 ms frames outside the words' frames are as loud as speech (within 20 dB

@@ -60,11 +60,18 @@ package struct Confidence: Sendable, Equatable {
         /// against it says how far one word falls below the others of the same utterance,
         /// whatever lowers them all (a voice or a channel the model fits less). Measured.
         package var strongestWordRatio: Double?
+        /// Of the words that begin with a hiss (S, SH), the least hissing onset (`Hiss`):
+        /// the highest share of a frame's energy above 3.5 kHz there, about 0.9 for an S
+        /// said and under 0.2 for "up" heard as `stop`. Nil when no word begins with one,
+        /// for other words, and for audio with no high band.
+        package var weakestHiss: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
-                    weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil) {
+                    weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil,
+                    weakestHiss: Double? = nil) {
+            self.weakestHiss = weakestHiss
             self.weakestWord = weakestWord
             self.weakestWordRatio = weakestWordRatio
             self.strongestWordRatio = strongestWordRatio

@@ -21,8 +21,9 @@ package struct Gate: Sendable, Equatable {
         /// With a model adapted to the person (`train`), it sounded less like them than
         /// their own commands do (`voice.speaker_check`).
         case otherSpeaker = "other-speaker"
-        /// Words run together: one word of several was given less time than a person takes
-        /// to say it (`Gate.clearWord`), as "play" before a lone "five".
+        /// A word not said as itself: one word of several was given less time than a person
+        /// takes to say it (`Gate.clearWord`), as "play" before a lone "five", or a word that
+        /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`.
         case unclearWord = "unclear-word"
         /// No phrase the path listens for: other words, noise.
         case noCommand = "no-command"
@@ -101,6 +102,14 @@ package struct Gate: Sendable, Equatable {
     /// (research/attention/ATTENTION.md).
     package static let clearWord = 4.5
 
+    /// The share of a frame's energy in its hiss's band that the onset of a word beginning
+    /// with S or SH must reach somewhere (`Confidence.Features.weakestHiss`): real "stop"s
+    /// reach 0.9 and more, the words heard as `stop` and `show` in their place ("up",
+    /// "off", "go") mostly under 0.1. Chosen on fold 0 of bench/attention.py: the least
+    /// floor that stops the most false runs there, 10 of 75, for 1 of 420 commands said to
+    /// vsh (research/recognition/HISS.md).
+    package static let hissAtLeast = 0.4
+
     /// At or above: sure. From `rejectBelow` up to it: ask.
     package var threshold: Double
     package var rejectBelow: Double
@@ -150,6 +159,9 @@ package struct Gate: Sendable, Equatable {
             return .stopped(.otherSpeaker, confidence)
         }
         if let f = features, f.words >= 2, let shortest = f.shortestWord, shortest < Self.clearWord {
+            return .stopped(.unclearWord, confidence)
+        }
+        if let hiss = features?.weakestHiss, hiss < Self.hissAtLeast {
             return .stopped(.unclearWord, confidence)
         }
         guard isPhrase, !recognition.words.isEmpty else { return .stopped(.noCommand, confidence) }

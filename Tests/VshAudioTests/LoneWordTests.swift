@@ -63,18 +63,45 @@ import VshVoice
 
     /// With the likeliest words weighed more (`OtherWords.common`), as the prompt weighs
     /// them, a word people say most, said on its own, is heard as itself: these real "up"s
-    /// run `stop` and `help` while it weighs what a rare word does (as in a grammar of
-    /// one's own), and a real "stop" still runs `stop`.
+    /// are heard as `stop` and `help` while it weighs what a rare word does (as in a grammar
+    /// of one's own), and a real "stop" still runs `stop`.
     @Test(arguments: [("up_4fd1443e_nohash_0", "stop"), ("up_50033893_nohash_2", "help"), ("stop_0cb74144_nohash_0", "stop")])
-    func aCommonWordSaidAloneIsHeardAsItself(_ name: String, runsFlat: String) throws {
+    func aCommonWordSaidAloneIsHeardAsItself(_ name: String, heardFlat: String) throws {
         let dir = TempDirectory()
         let clip = try FileAudioSource.readAll(path: EvalData.real + "/speech-commands/\(name).flac")
-        let flat = try Self.runs(Self.recognizer(dir, commonWordWeight: nil).recognize(clip, start: 0))
-        #expect(flat == runsFlat, "with every everyday word weighed alike")
+        let flat = try Self.recognizer(dir, commonWordWeight: nil).recognize(clip, start: 0)
+        #expect(flat.words.map(\.word) == [heardFlat], "with every everyday word weighed alike")
         let heard = try Self.recognizer(dir).recognize(clip, start: 0)
         let word = String(name.prefix { $0 != "_" })
         #expect(try Self.runs(heard) == (word == "stop" ? "stop" : nil), "\(name) ran \(heard.words.map(\.word))")
         #expect(heard.words.map(\.word) == [word])
+    }
+
+    /// A word that begins with a hiss must begin with one (`Hiss`): this real "up", heard
+    /// as `stop` when every everyday word weighs alike, has no S and runs nothing, while a
+    /// real "stop" has one and runs. A "stop" brought down to 8 kHz and back (flite's slt)
+    /// has no high band to tell by: no measure, and it runs as it did before the check.
+    @Test func aWordThatBeginsWithAHissNeedsOne() throws {
+        let dir = TempDirectory()
+        let recognizer = try Self.recognizer(dir, commonWordWeight: nil)
+        for (name, hisses) in [("up_4fd1443e_nohash_0", false), ("stop_0cb74144_nohash_0", true)] {
+            let path = EvalData.real + "/speech-commands/\(name).flac"
+            let heard = recognizer.recognize(try FileAudioSource.readAll(path: path), start: 0)
+            #expect(heard.words.map(\.word) == ["stop"], "\(name)")
+            let hiss = try #require(heard.features?.weakestHiss, "\(name)")
+            #expect(hisses ? hiss >= Gate.hissAtLeast : hiss < 0.1, "\(name): \(hiss)")
+            #expect(try Self.runs(heard) == (hisses ? "stop" : nil), "\(name)")
+        }
+        let wide = dir.file("stop-slt.wav"), narrow = dir.file("stop-slt-8k.wav")
+        try VshBinary.shell("flite -voice slt -t stop -o \(dir.file("raw.wav")) && sox -V1 \(dir.file("raw.wav")) -r 16000 -b 16 \(wide) pad 0.4 0.4"
+                            + " && sox -V1 \(wide) \(narrow) rate 8000 rate 16000")
+        let full = recognizer.recognize(try FileAudioSource.readAll(path: wide), start: 0)
+        #expect(full.features?.weakestHiss ?? 0 >= Gate.hissAtLeast, "\(String(describing: full.features?.weakestHiss))")
+        let telephone = recognizer.recognize(try FileAudioSource.readAll(path: narrow), start: 0)
+        #expect(telephone.words.map(\.word) == ["stop"])
+        #expect(telephone.features != nil && telephone.features?.weakestHiss == nil,
+                "\(String(describing: telephone.features?.weakestHiss))")
+        #expect(try Self.runs(telephone) == "stop")
     }
 
     /// A lone "play" still runs `play 8` in every synthetic voice tried: "play eight"

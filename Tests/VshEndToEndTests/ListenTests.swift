@@ -95,10 +95,12 @@ import VshTestSupport
     /// A word people say most, said on its own, is heard as itself by the prompt's grammar,
     /// whose likeliest everyday words weigh more (`CommandGrammar.weighsCommonWords`), and
     /// runs nothing. A grammar of one's own weighs every everyday word alike: given vsh's
-    /// commands as a file, the same real "up"s run `stop` and `help`. A real "stop" runs
-    /// `stop` either way.
-    @Test(arguments: [("up_4fd1443e_nohash_0", "stop"), ("up_50033893_nohash_2", "help"), ("stop_0cb74144_nohash_0", "stop")])
-    func theLikeliestWordsWeighMoreAtThePromptOnly(_ name: String, runsFromFile: String) throws {
+    /// commands as a file, the same real "up"s are heard as `stop` and `help`, and `help`
+    /// runs; `stop` does not, as its S is not there (`Hiss`). A real "stop" runs `stop`
+    /// either way.
+    @Test(arguments: [("up_4fd1443e_nohash_0", "stop", nil), ("up_50033893_nohash_2", "help", "help"),
+                      ("stop_0cb74144_nohash_0", "stop", "stop")])
+    func theLikeliestWordsWeighMoreAtThePromptOnly(_ name: String, heardFromFile: String, runsFromFile: String?) throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
         let clip = Self.real + "/speech-commands/\(name).flac"
@@ -107,6 +109,7 @@ import VshTestSupport
         #expect(prompt.map(\.text) == [word])
         #expect(prompt.map(\.command) == [word == "stop" ? "stop" : nil])
         let file = try listen(vsh, ["--from", clip, "--grammar", EvalData.repository + "/bench/commands.gram"])
+        #expect(file.map(\.text) == [heardFromFile])
         #expect(file.map(\.command) == [runsFromFile])
     }
 

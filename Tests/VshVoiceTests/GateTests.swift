@@ -33,6 +33,15 @@ import VshVoice
         var said = squeezed
         said.features?.shortestWord = Gate.clearWord
         #expect(Self.gate.judge(said, isPhrase: true) == .sure(0.9))
+        // A word that begins with a hiss heard where none was: "up" as `stop`.
+        let unhissed = Self.recognition("stop", 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 4, weakestHiss: Gate.hissAtLeast - 0.01))
+        #expect(Self.gate.judge(unhissed, isPhrase: true).stoppedBy == .unclearWord)
+        var hissed = unhissed
+        hissed.features?.weakestHiss = Gate.hissAtLeast
+        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9))
+        hissed.features?.weakestHiss = nil
+        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9), "no measure (no such word, 8 kHz audio): no check")
     }
 
     @Test func theSpeakerCheckAppliesOnlyWithACalibratedModelAndTheCheckOn() {
