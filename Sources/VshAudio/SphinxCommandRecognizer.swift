@@ -176,17 +176,18 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         // something. Read after the n-best list: the phone loop's decode replaces the
         // grammar's lattice.
         let weakest = other == nil ? weakestWord(heard, of: audio, frames: hyp.frames) : nil
-        // Each word that begins with a hiss, over the audio as it came (the level laid
-        // under it is a hiss of its own).
-        let hissing = zip(heard, Self.located(spans, dropped: dropped, in: levels)).compactMap { word, span in
+        let located = Self.located(spans, dropped: dropped, in: levels)
+        // Each word that begins with a hiss, for what could run something, over the audio
+        // as it came (the level laid under it is a hiss of its own).
+        let hissing = other != nil ? [] : zip(heard, located).compactMap { word, span in
             Self.hisses[decoder.phones(of: word.segment.word).first ?? ""].map { (span: span, kind: $0) }
         }
-        let hiss = other == nil && !hissing.isEmpty ? Hiss.onsets(of: hissing, in: led)?.min() : nil
+        let hiss = hissing.isEmpty ? nil : Hiss.onsets(of: hissing, in: led)?.min()
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
             runnerUpGap: runnerUp, otherWord: other,
-            speechOutsideWords: Self.speechOutside(Self.located(spans, dropped: dropped, in: levels), in: levels,
-                                                      room: words.count == 1 ? Self.roomLevel(in: levels) + Self.aboveRoom : nil),
+            speechOutsideWords: Self.speechOutside(located, in: levels,
+                                                   room: words.count == 1 ? Self.roomLevel(in: levels) + Self.aboveRoom : nil),
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest,
