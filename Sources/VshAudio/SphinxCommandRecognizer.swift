@@ -331,14 +331,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
     /// From the frames' levels already taken, not from the samples again.
     static func roomLevel(in levels: [Double]) -> Double {
         let span = 10
-        guard levels.count >= span else { return 0 }
-        let power = levels.map { pow(10, $0 / 10) - 1 }  // each frame's mean square
-        var sum = power[..<span].reduce(0, +), least = sum
-        for f in span..<power.count {
-            sum += power[f] - power[f - span]
-            least = min(least, sum)
-        }
-        return 10 * log10(max(0, least) / Double(span) + 1)
+        // Each frame's mean square.
+        guard let quietest = FrameLevels.quietest(levels.map { pow(10, $0 / 10) - 1 }, span: span) else { return 0 }
+        return 10 * log10(max(0, quietest.sum) / Double(span) + 1)
     }
 
     /// How far over the room's level (`roomLevel`) a frame outside the one word heard must

@@ -17,4 +17,17 @@ package enum FrameLevels {
             return 10 * log10(sum / Double(to - from) + 1)
         }
     }
+
+    /// Where the quietest `span` frames in a row begin, by per-frame `power` (a mean square,
+    /// not dB), the first of equals, and their summed power: the room under an utterance.
+    /// Nil under `span` frames.
+    package static func quietest(_ power: [Double], span: Int = 10) -> (start: Int, sum: Double)? {
+        guard span > 0, power.count >= span else { return nil }
+        var sum = power[..<span].reduce(0, +), least = sum, start = 0
+        for f in span..<power.count {
+            sum += power[f] - power[f - span]
+            if sum < least { (least, start) = (sum, f - span + 1) }
+        }
+        return (start, least)
+    }
 }

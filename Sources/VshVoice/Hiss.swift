@@ -82,12 +82,7 @@ package enum Hiss {
         /// The room: each band's mean over the quietest ten frames in a row.
         static func room(_ frames: [Power]) -> Power {
             let span = min(10, frames.count)
-            guard span > 0 else { return Power() }
-            var sum = frames[..<span].reduce(0) { $0 + $1.all }, least = sum, at = 0
-            for f in span..<frames.count {
-                sum += frames[f].all - frames[f - span].all
-                if sum < least { least = sum; at = f - span + 1 }
-            }
+            guard let at = FrameLevels.quietest(frames.map(\.all), span: span)?.start else { return Power() }
             let quiet = frames[at..<(at + span)], n = Double(span)
             return Power(all: quiet.reduce(0) { $0 + $1.all } / n, s: quiet.reduce(0) { $0 + $1.s } / n,
                          sh: quiet.reduce(0) { $0 + $1.sh } / n, high: quiet.reduce(0) { $0 + $1.high } / n)
