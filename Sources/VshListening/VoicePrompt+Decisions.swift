@@ -248,11 +248,9 @@ extension VoicePrompt {
         return nil
     }
 
-    /// The missing words of `completions`, those the runners-up had first.
-    private static func runnersUpFirst(_ completions: [(word: String, candidate: VoiceCandidate)],
-                                       _ runnersUp: [String]) -> [String] {
+    /// The missing `words`, those the runners-up had first.
+    private static func runnersUpFirst(_ words: [String], _ runnersUp: [String]) -> [String] {
         let closest = Set(runnersUp)
-        let words = completions.map(\.word)
         return words.filter { closest.contains($0) } + words.filter { !closest.contains($0) }
     }
 

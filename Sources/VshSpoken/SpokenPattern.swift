@@ -34,27 +34,16 @@ package indirect enum SpokenPattern: Equatable, Sendable {
     }
 
     /// Every word the pattern can produce (for the pronunciation dictionary).
-    package var vocabulary: Set<String> {
+    package var vocabulary: Set<String> { Set(words) }
+
+    /// Every word the pattern can produce, in the order it writes them (a slot's from zero
+    /// up), as often as it writes them: the examples a person is shown first ("quality
+    /// low", "quality medium").
+    package var words: [String] {
         switch self {
         case .word(let w): [w]
-        case .sequence(let items), .alternatives(let items): items.reduce(into: Set()) { $0.formUnion($1.vocabulary) }
-        case .optional(let item): item.vocabulary
-        case .slot(let slot): Set(NumberWords.vocabulary(for: slot))
-        }
-    }
-
-    /// `vocabulary` in the order the pattern writes it, a slot's words from zero up: the
-    /// examples a person is shown first ("quality low", "quality medium").
-    package var wordsInOrder: [String] {
-        var seen = Set<String>()
-        return allWords.filter { seen.insert($0).inserted }
-    }
-
-    private var allWords: [String] {
-        switch self {
-        case .word(let w): [w]
-        case .sequence(let items), .alternatives(let items): items.flatMap(\.allWords)
-        case .optional(let item): item.allWords
+        case .sequence(let items), .alternatives(let items): items.flatMap(\.words)
+        case .optional(let item): item.words
         case .slot(let slot): NumberWords.vocabulary(for: slot)
         }
     }

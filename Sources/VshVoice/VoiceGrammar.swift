@@ -123,29 +123,28 @@ package struct VoiceGrammar: CommandGrammar {
         return nil
     }
 
-    /// The words that, said before `words`, would have made them a command, each with the
-    /// command it makes, by word: "five" alone lacks `play`, `show` or `code`. Empty when
-    /// `words` are a command already or no one word before them makes one. What a person
-    /// is told when a slot is heard without its carrier (`--verbose`, `listen --json`).
-    package func missingFirstWord(of words: [String]) -> [(word: String, candidate: VoiceCandidate)] {
+    /// The words that, said before `words`, would have made them a command, by word:
+    /// "five" alone lacks `play`, `show` or `code`. Empty when `words` are a command
+    /// already or no one word before them makes one. What a person is told when a slot is
+    /// heard without its carrier (`--verbose`, `listen --json`).
+    package func missingFirstWord(of words: [String]) -> [String] {
         let clean = Self.clean(words)
         guard !clean.isEmpty, interpret(clean) == nil else { return [] }
         let firstWords = forms.reduce(into: Set<String>()) { $0.formUnion($1.pattern.firstWords) }
-        return firstWords.sorted().compactMap { word in interpret([word] + clean).map { (word, $0) } }
+        return firstWords.sorted().filter { interpret([$0] + clean) != nil }
     }
 
-    /// The words that, said after `words`, would have made them a command, each with the
-    /// command it makes, in the order the forms write them: "quality" alone lacks `low`,
-    /// `medium` or `high`, "play" a number. Empty when `words` are a command already or no
-    /// one word after them makes one. What a person is told when a carrier is heard
-    /// without its slot (`--verbose`, `listen --json`).
-    package func missingLastWord(of words: [String]) -> [(word: String, candidate: VoiceCandidate)] {
+    /// The words that, said after `words`, would have made them a command, in the order
+    /// the forms write them: "quality" alone lacks `low`, `medium` or `high`, "play" a
+    /// number. Empty when `words` are a command already or no one word after them makes
+    /// one. What a person is told when a carrier is heard without its slot (`--verbose`,
+    /// `listen --json`).
+    package func missingLastWord(of words: [String]) -> [String] {
         let clean = Self.clean(words)
         guard !clean.isEmpty, interpret(clean) == nil else { return [] }
         var seen = Set<String>()
-        return forms.filter { $0.pattern.canGrow(after: clean) }.flatMap(\.pattern.wordsInOrder)
-            .filter { seen.insert($0).inserted }
-            .compactMap { word in interpret(clean + [word]).map { (word, $0) } }
+        return forms.filter { $0.pattern.canGrow(after: clean) }.flatMap(\.pattern.words)
+            .filter { seen.insert($0).inserted && interpret(clean + [$0]) != nil }
     }
 
     /// Whether `words` are a whole command, and whether a longer one begins with them: the
