@@ -21,12 +21,9 @@ package enum Hiss {
         /// SH: from 2.5 kHz up.
         case sh
 
-        var above: Double { self == .s ? 3_500 : 2_500 }
+        func band(_ bands: Spectrum.Bands) -> Double { self == .s ? bands.s : bands.sh }
     }
 
-    static let frame = AudioFormat.sampleRate / 100
-    static let window = 400  // 25 ms
-    static let size = 512
     /// Frames more than this many dB below the utterance's loudest do not show that the
     /// audio has a high band. In the onset, every frame 3 dB over the room counts, however
     /// far under the vowel: a real "stop" (Speech Commands 7add4c5f) has its S 45 dB under
@@ -41,16 +38,27 @@ package enum Hiss {
     /// tap) lifts it in the three frames whose windows hold it, any speech at 16 kHz in far
     /// more.
     static let highBandFrames = 5
+    /// How many frames in a row the hiss must hold in the onset: the least share among
+    /// them is the onset's. A click lies in the windows of three frames at most, and mouth
+    /// clicks before a word are broadband (a real "up" after a quiet room scored 0.81 on its
+    /// clicks alone); an S lasts 60 to 200 ms. Chosen on fold 0 of bench/attention.py
+    /// (research/recognition/HISS.md, "Clicks").
+    static let holdFrames = 4
 
     /// For each word that begins with a hiss (its span of 10 ms frames and the kind), the
-    /// highest share of energy in the hiss's band among the frames of its onset that rise
-    /// 3 dB over the room: from five frames before the span to two fifths into it (at least
-    /// ten frames), the room's power in each band taken off. 0 when no frame of the onset rises
-    /// over the room. Nil when the audio has no high band.
+    /// highest share of energy in the hiss's band that `holdFrames` frames in a row of its
+    /// onset all reach: from five frames before the span to two fifths into it (at least
+    /// ten frames), the room's power in each band taken off; a frame that does not rise 3 dB
+    /// over the room has none. Nil when the audio has no high band.
     package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in audio: [Int16]) -> [Double]? {
-        guard audio.count >= window else { return nil }
-        let frames = powers(of: audio)
-        let room = Power.room(frames)
+        onsets(of: words, in: Spectrum(audio))
+    }
+
+    /// `onsets(of:in:)` over the utterance's `Spectrum`.
+
+    package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in spectrum: Spectrum) -> [Double]? {
+        let frames = spectrum.frames, room = spectrum.room
+        guard !frames.isEmpty else { return nil }
         let level = frames.map { 10 * log10($0.all + 1) }
         let loud = (level.max() ?? 0) - quietBelow
         var run = 0, longest = 0
@@ -64,90 +72,13 @@ package enum Hiss {
             let (start, end) = word.span
             let first = max(0, start - 5), last = min(frames.count - 1, start + max(10, (end - start + 1) * 2 / 5))
             guard first <= last else { return 0 }
-            return (first...last).compactMap { f -> Double? in
+            let shares = (first...last).map { f -> Double in
                 let over = frames[f].all - room.all
-                guard over >= room.all, over > 0 else { return nil }
-                return max(0, frames[f].band(word.kind) - room.band(word.kind)) / over
-            }.max() ?? 0
-        }
-    }
-
-    /// A frame's power from 100 Hz up (`all`), above 3.5 kHz (`s`), above 2.5 kHz (`sh`)
-    /// and above 4.3 kHz (`high`), in the units of a sample's square.
-    struct Power {
-        var all = 0.0, s = 0.0, sh = 0.0, high = 0.0
-
-        func band(_ kind: Kind) -> Double { kind == .s ? s : sh }
-
-        /// The room: each band's mean over the quietest ten frames in a row.
-        static func room(_ frames: [Power]) -> Power {
-            let span = min(10, frames.count)
-            guard let at = FrameLevels.quietest(frames.map(\.all), span: span)?.start else { return Power() }
-            let quiet = frames[at..<(at + span)], n = Double(span)
-            return Power(all: quiet.reduce(0) { $0 + $1.all } / n, s: quiet.reduce(0) { $0 + $1.s } / n,
-                         sh: quiet.reduce(0) { $0 + $1.sh } / n, high: quiet.reduce(0) { $0 + $1.high } / n)
-        }
-    }
-
-    /// Each 10 ms frame's `Power`, from the spectrum of the 25 ms from it.
-    static func powers(of audio: [Int16]) -> [Power] {
-        let hz = Double(AudioFormat.sampleRate) / Double(size), top = size / 2
-        let from = Int((100 / hz).rounded(.up)), highFrom = Int((4_300 / hz).rounded(.up))
-        let sFrom = Int((Kind.s.above / hz).rounded(.up)), shFrom = Int((Kind.sh.above / hz).rounded(.up))
-        let hann = (0..<window).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window - 1)) }
-        let fft = FFT(size: size)
-        var re = [Double](repeating: 0, count: size), im = re
-        return (0..<((audio.count - window) / frame + 1)).map { f in
-            for i in 0..<size {
-                re[i] = i < window ? Double(audio[f * frame + i]) * hann[i] : 0
-                im[i] = 0
+                guard over >= room.all, over > 0 else { return 0 }
+                return max(0, word.kind.band(frames[f]) - word.kind.band(room)) / over
             }
-            fft.transform(&re, &im)
-            var power = Power()
-            for k in from...top {
-                let p = (re[k] * re[k] + im[k] * im[k]) / Double(window)
-                power.all += p
-                if k >= shFrom { power.sh += p }
-                if k >= sFrom { power.s += p }
-                if k >= highFrom { power.high += p }
-            }
-            return power
-        }
-    }
-}
-
-/// An in-place radix-2 complex FFT of a fixed power-of-two size.
-struct FFT {
-    let size: Int
-    private let cosines: [Double], sines: [Double]
-
-    init(size: Int) {
-        self.size = size
-        cosines = (0..<size / 2).map { cos(-2 * Double.pi * Double($0) / Double(size)) }
-        sines = (0..<size / 2).map { sin(-2 * Double.pi * Double($0) / Double(size)) }
-    }
-
-    func transform(_ re: inout [Double], _ im: inout [Double]) {
-        var j = 0
-        for i in 1..<size {
-            var bit = size >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
-            j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
-        }
-        var length = 2
-        while length <= size {
-            let step = size / length
-            for start in stride(from: 0, to: size, by: length) {
-                for k in 0..<length / 2 {
-                    let c = cosines[k * step], s = sines[k * step]
-                    let a = start + k, b = a + length / 2
-                    let tr = re[b] * c - im[b] * s, ti = re[b] * s + im[b] * c
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
-                }
-            }
-            length <<= 1
+            let hold = min(holdFrames, shares.count)
+            return (0...(shares.count - hold)).map { shares[$0..<($0 + hold)].min() ?? 0 }.max() ?? 0
         }
     }
 }

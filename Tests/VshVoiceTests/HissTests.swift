@@ -66,6 +66,19 @@ import VshVoice
         #expect(onset < 0.1, "\(onset)")
     }
 
+    /// A click before a vowel is broadband, over half of its power above 3.5 kHz, but it
+    /// lies in three frames' windows at most: no hiss, where a hiss as short as 60 ms is one.
+    @Test func aClickIsNoHiss() throws {
+        var clicked = Self.audio([Self.quiet, Self.quiet.prefix(960).map { $0 }, Self.vowel(seconds: 0.3), Self.quiet])
+        for at in [Self.rate / 2 + 100, Self.rate / 2 + 500] { clicked[at] = 4_000 }
+        let spans: [(span: (Int, Int), kind: Hiss.Kind)] = [(Self.span(from: 0.56, length: 0.3), .s)]
+        let click = try #require(Hiss.onsets(of: spans, in: clicked)?.first)
+        #expect(click < 0.1, "\(click)")
+        let short = Self.audio([Self.quiet, Self.hiss(seconds: 0.06), Self.vowel(seconds: 0.3), Self.quiet])
+        let hiss = try #require(Hiss.onsets(of: spans, in: short)?.first)
+        #expect(hiss > 0.8, "\(hiss)")
+    }
+
     /// The room before a word is flat noise, half of it above 3.5 kHz: in a noisy room (30
     /// dB under the words) it is not a hiss. Two words, each judged on its own onset.
     @Test func theRoomIsNoHiss() throws {
