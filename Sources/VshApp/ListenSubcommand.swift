@@ -195,6 +195,7 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("weakest_word_ratio", f.weakestWordRatio.map { ($0 * 10).rounded() / 10 })
                         json.field("strongest_word_ratio", f.strongestWordRatio.map { ($0 * 10).rounded() / 10 })
                         json.field("weakest_hiss", f.weakestHiss.map { ($0 * 1000).rounded() / 1000 })
+                        json.field("syllable_dip", f.syllableDip.map { ($0 * 10).rounded() / 10 })
                     }
                 }
                 if let alone = r.phraseAlone.first {

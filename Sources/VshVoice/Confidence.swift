@@ -66,13 +66,19 @@ package struct Confidence: Sendable, Equatable {
         /// under 0.1 for "up" heard as `stop`. Nil when no word begins with one, for other
         /// words, and for audio with no band above 4 kHz.
         package var weakestHiss: Double?
+        /// Where the words claim two vowels parted by a stop or a fricative, the deepest dip
+        /// of the voice's band between two of the words' peaks, in dB (`Syllables`): 15 and
+        /// more between two syllables said, a few dB within one. Nil when the words claim no
+        /// such parting, and for other words.
+        package var syllableDip: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
                     weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil,
-                    weakestHiss: Double? = nil) {
+                    weakestHiss: Double? = nil, syllableDip: Double? = nil) {
             self.weakestHiss = weakestHiss
+            self.syllableDip = syllableDip
             self.weakestWord = weakestWord
             self.weakestWordRatio = weakestWordRatio
             self.strongestWordRatio = strongestWordRatio

@@ -22,8 +22,10 @@ package struct Gate: Sendable, Equatable {
         /// their own commands do (`voice.speaker_check`).
         case otherSpeaker = "other-speaker"
         /// A word not said as itself: one word of several was given less time than a person
-        /// takes to say it (`Gate.clearWord`), as "play" before a lone "five", or a word that
-        /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`.
+        /// takes to say it (`Gate.clearWord`), as "play" before a lone "five", a word that
+        /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`,
+        /// or two syllables the words claim did not dip between them (`Gate.dipAtLeast`), as
+        /// "right" heard as `record`.
         case unclearWord = "unclear-word"
         /// No phrase the path listens for: other words, noise.
         case noCommand = "no-command"
@@ -111,6 +113,14 @@ package struct Gate: Sendable, Equatable {
     /// (research/recognition/HISS.md, "Clicks").
     package static let hissAtLeast = 0.3
 
+    /// How deep, in dB, the voice's band must dip somewhere over the words where they claim
+    /// two vowels parted by a stop or a fricative (`Confidence.Features.syllableDip`): one
+    /// syllable heard as two ("go" as `code oh`, "up" as `happy`, "nine" as `code nine`)
+    /// dipped mostly 0 to 5 dB on fold 0 of bench/attention.py, two syllables said 16 dB and more
+    /// ("alexa", "marvin"), a flap in read speech 15 to 23. Chosen on fold 0 with a margin
+    /// for words and speakers it does not have (research/recognition/SYLLABLES.md).
+    package static let dipAtLeast = 5.0
+
     /// At or above: sure. From `rejectBelow` up to it: ask.
     package var threshold: Double
     package var rejectBelow: Double
@@ -163,6 +173,9 @@ package struct Gate: Sendable, Equatable {
             return .stopped(.unclearWord, confidence)
         }
         if let hiss = features?.weakestHiss, hiss < Self.hissAtLeast {
+            return .stopped(.unclearWord, confidence)
+        }
+        if let dip = features?.syllableDip, dip < Self.dipAtLeast {
             return .stopped(.unclearWord, confidence)
         }
         guard isPhrase, !recognition.words.isEmpty else { return .stopped(.noCommand, confidence) }

@@ -16,16 +16,16 @@ import VshVoice
 
     /// A recogniser of vsh's commands with the likeliest everyday words at
     /// `commonWordWeight`: by default the prompt's (`CommandGrammar.weighsCommonWords`).
-    static func recognizer(_ dir: TempDirectory, commonWordWeight: String? = OpenGrammar.commonWeight) throws
-        -> SphinxCommandRecognizer {
+    static func recognizer(_ dir: TempDirectory, commonWordWeight: String? = OpenGrammar.commonWeight,
+                           jsgf: String = jsgf) throws -> SphinxCommandRecognizer {
         PocketSphinxLog.send(to: dir.file("pocketsphinx.log"))
         return try SphinxCommandRecognizer(
             settings: .init(model: SpeechModel(directory: Settings().modelDirectory), commonWordWeight: commonWordWeight),
             jsgf: jsgf, vocabulary: JSGFWords.words(in: jsgf), workDirectory: dir.path)
     }
 
-    /// What the prompt would do with `heard`: the line it runs, or nil.
-    static func runs(_ heard: Recognition) throws -> String? {
+    /// What the prompt would do with `heard` among the commands of `jsgf`: the line it runs, or nil.
+    static func runs(_ heard: Recognition, jsgf: String = jsgf) throws -> String? {
         let pattern = try #require(JSGFPattern.parse(jsgf))
         let words = heard.words.map(\.word)
         let decision = Gate(settings: Settings()).take(heard, isPhrase: pattern.match(words) != nil)
@@ -102,6 +102,19 @@ import VshVoice
         #expect(telephone.features != nil && telephone.features?.weakestHiss == nil,
                 "\(String(describing: telephone.features?.weakestHiss))")
         #expect(try Self.runs(telephone) == "stop")
+    }
+
+    /// A real "marvin", a user's command of two syllables, dips 15 dB and more at its V
+    /// (`Syllables`) and runs; one syllable heard as two does not (`HearingTests`).
+    @Test func twoSyllablesSaidDipBetweenThem() throws {
+        let dir = TempDirectory()
+        let mine = Self.jsgf.replacingOccurrences(of: "| back | reset | done;", with: "| back | reset | done | marvin;")
+        let heard = try Self.recognizer(dir, jsgf: mine).recognize(
+            try FileAudioSource.readAll(path: EvalData.real + "/speech-commands/marvin_587f3271_nohash_0.flac"), start: 0)
+        #expect(heard.words.map(\.word) == ["marvin"])
+        let dip = try #require(heard.features?.syllableDip)
+        #expect(dip >= 3 * Gate.dipAtLeast, "\(dip) dB")
+        #expect(try Self.runs(heard, jsgf: mine) == "marvin")
     }
 
     /// A lone "play" still runs `play 8` in every synthetic voice tried: "play eight"

@@ -42,6 +42,15 @@ import VshVoice
         #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9))
         hissed.features?.weakestHiss = nil
         #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9), "no measure (no such word, 8 kHz audio): no check")
+        // One syllable heard as two: "right" as `record`.
+        let undipped = Self.recognition("record", 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 5, syllableDip: Gate.dipAtLeast - 0.5))
+        #expect(Self.gate.judge(undipped, isPhrase: true).stoppedBy == .unclearWord)
+        var dipped = undipped
+        dipped.features?.syllableDip = Gate.dipAtLeast
+        #expect(Self.gate.judge(dipped, isPhrase: true) == .sure(0.9))
+        dipped.features?.syllableDip = nil
+        #expect(Self.gate.judge(dipped, isPhrase: true) == .sure(0.9), "no parting claimed: no check")
     }
 
     @Test func theSpeakerCheckAppliesOnlyWithACalibratedModelAndTheCheckOn() {
