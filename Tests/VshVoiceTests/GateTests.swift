@@ -34,23 +34,23 @@ import VshVoice
         said.features?.shortestWord = Gate.clearWord
         #expect(Self.gate.judge(said, isPhrase: true) == .sure(0.9))
         // A word that begins with a hiss heard where none was: "up" as `stop`.
-        let unhissed = Self.recognition("stop", 0.9, features: Confidence.Features(
-            frames: 60, wordFrames: 40, phones: 4, weakestHiss: Gate.hissAtLeast - 0.01))
-        #expect(Self.gate.judge(unhissed, isPhrase: true).stoppedBy == .unclearWord)
-        var hissed = unhissed
-        hissed.features?.weakestHiss = Gate.hissAtLeast
-        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9))
-        hissed.features?.weakestHiss = nil
-        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9), "no measure (no such word, 8 kHz audio): no check")
+        Self.expectFloor(\.weakestHiss, Gate.hissAtLeast, on: "stop", under: 0.01)
         // One syllable heard as two: "right" as `record`.
-        let undipped = Self.recognition("record", 0.9, features: Confidence.Features(
-            frames: 60, wordFrames: 40, phones: 5, syllableDip: Gate.dipAtLeast - 0.5))
-        #expect(Self.gate.judge(undipped, isPhrase: true).stoppedBy == .unclearWord)
-        var dipped = undipped
-        dipped.features?.syllableDip = Gate.dipAtLeast
-        #expect(Self.gate.judge(dipped, isPhrase: true) == .sure(0.9))
-        dipped.features?.syllableDip = nil
-        #expect(Self.gate.judge(dipped, isPhrase: true) == .sure(0.9), "no parting claimed: no check")
+        Self.expectFloor(\.syllableDip, Gate.dipAtLeast, on: "record", under: 0.5)
+    }
+
+    /// A measure the gate needs at least `floor` of: `under` less stops `words` as an
+    /// unclear word, the floor itself runs, and no measure (no such word, audio without the
+    /// band) is no check.
+    static func expectFloor(_ measure: WritableKeyPath<Confidence.Features, Double?>, _ floor: Double,
+                            on words: String, under: Double) {
+        var heard = Self.recognition(words, 0.9, features: Confidence.Features(frames: 60, wordFrames: 40, phones: 5))
+        heard.features?[keyPath: measure] = floor - under
+        #expect(Self.gate.judge(heard, isPhrase: true).stoppedBy == .unclearWord, "\(measure)")
+        heard.features?[keyPath: measure] = floor
+        #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure)")
+        heard.features?[keyPath: measure] = nil
+        #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure): no measure, no check")
     }
 
     @Test func theSpeakerCheckAppliesOnlyWithACalibratedModelAndTheCheckOn() {
