@@ -54,8 +54,7 @@ package enum Hiss {
         onsets(of: words, in: Spectrum(audio))
     }
 
-    /// `onsets(of:in:)` over the utterance's `Spectrum`.
-
+    /// `onsets(of:in:)` over the utterance's `Spectrum`, worked out once for every check.
     package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in spectrum: Spectrum) -> [Double]? {
         let frames = spectrum.frames, room = spectrum.room
         guard !frames.isEmpty else { return nil }
