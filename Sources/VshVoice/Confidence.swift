@@ -61,10 +61,10 @@ package struct Confidence: Sendable, Equatable {
         /// whatever lowers them all (a voice or a channel the model fits less). Measured.
         package var strongestWordRatio: Double?
         /// Of the words that begin with a hiss (S, SH), the least hissing onset (`Hiss`):
-        /// the highest share of an onset frame's power over the room's that lies in the
-        /// hiss's band (above 3.5 kHz for S, 2.5 kHz for SH), about 0.9 for a hiss said and
-        /// under 0.1 for "up" heard as `stop`. Nil when no word begins with one, for other
-        /// words, and for audio with no band above 4 kHz.
+        /// the highest share of power over the room's in the hiss's band (above 3.5 kHz for
+        /// S, 2.5 kHz for SH) that four frames in a row of the onset reach, about 0.9 for a
+        /// hiss said and under 0.1 for "up" heard as `stop`. Nil when no word begins with
+        /// one, for other words, and for audio with no band above 4 kHz.
         package var weakestHiss: Double?
         /// Where the words claim two vowels parted by a stop or a fricative, the deepest dip
         /// of the voice's band between two of the words' peaks, in dB (`Syllables`): 15 and

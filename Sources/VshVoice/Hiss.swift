@@ -16,7 +16,7 @@ import VshCore
 package enum Hiss {
     /// A hiss, by where its energy lies.
     package enum Kind: Sendable {
-        /// S: from 4 to 8 kHz.
+        /// S: above 3.5 kHz.
         case s
         /// SH: from 2.5 kHz up.
         case sh
@@ -49,12 +49,8 @@ package enum Hiss {
     /// highest share of energy in the hiss's band that `holdFrames` frames in a row of its
     /// onset all reach: from five frames before the span to two fifths into it (at least
     /// ten frames), the room's power in each band taken off; a frame that does not rise 3 dB
-    /// over the room has none. Nil when the audio has no high band.
-    package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in audio: [Int16]) -> [Double]? {
-        onsets(of: words, in: Spectrum(audio))
-    }
-
-    /// `onsets(of:in:)` over the utterance's `Spectrum`, worked out once for every check.
+    /// over the room has none. Nil when the audio has no high band. From the utterance's
+    /// `Spectrum`, worked out once for every check.
     package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in spectrum: Spectrum) -> [Double]? {
         let frames = spectrum.frames, room = spectrum.room
         guard !frames.isEmpty else { return nil }

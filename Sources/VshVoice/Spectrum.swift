@@ -44,7 +44,7 @@ package struct Spectrum: Sendable {
         let hz = Double(AudioFormat.sampleRate) / Double(size), top = size / 2
         func bin(_ frequency: Double) -> Int { Int((frequency / hz).rounded(.up)) }
         let from = bin(100), highFrom = bin(4_300), sFrom = bin(3_500), shFrom = bin(2_500)
-        let voice = bin(300)...Int(2_500 / hz)
+        let voice = bin(300)...bin(2_500)
         let hann = (0..<window).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window - 1)) }
         let fft = FFT(size: size)
         var re = [Double](repeating: 0, count: size), im = re

@@ -56,13 +56,13 @@ import VshVoice
 
     @Test func aHissBeforeTheVowelIsFound() throws {
         let said = Self.audio([Self.quiet, Self.hiss(seconds: 0.12), Self.vowel(seconds: 0.3), Self.quiet])
-        let onset = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)], in: said)?.first)
+        let onset = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)], in: Spectrum(said))?.first)
         #expect(onset > 0.8, "\(onset)")
     }
 
     @Test func aVowelAloneHasNone() throws {
         let said = Self.audio([Self.quiet, Self.vowel(seconds: 0.4), Self.quiet])
-        let onset = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)], in: said)?.first)
+        let onset = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)], in: Spectrum(said))?.first)
         #expect(onset < 0.1, "\(onset)")
     }
 
@@ -72,10 +72,10 @@ import VshVoice
         var clicked = Self.audio([Self.quiet, Self.quiet.prefix(960).map { $0 }, Self.vowel(seconds: 0.3), Self.quiet])
         for at in [Self.rate / 2 + 100, Self.rate / 2 + 500] { clicked[at] = 4_000 }
         let spans: [(span: (Int, Int), kind: Hiss.Kind)] = [(Self.span(from: 0.56, length: 0.3), .s)]
-        let click = try #require(Hiss.onsets(of: spans, in: clicked)?.first)
+        let click = try #require(Hiss.onsets(of: spans, in: Spectrum(clicked))?.first)
         #expect(click < 0.1, "\(click)")
         let short = Self.audio([Self.quiet, Self.hiss(seconds: 0.06), Self.vowel(seconds: 0.3), Self.quiet])
-        let hiss = try #require(Hiss.onsets(of: spans, in: short)?.first)
+        let hiss = try #require(Hiss.onsets(of: spans, in: Spectrum(short))?.first)
         #expect(hiss > 0.8, "\(hiss)")
     }
 
@@ -84,7 +84,7 @@ import VshVoice
     @Test func theRoomIsNoHiss() throws {
         let said = Self.audio([Self.quiet, Self.vowel(seconds: 0.4), Self.quiet, Self.hiss(seconds: 0.12),
                                Self.vowel(seconds: 0.3), Self.quiet], roomBelow: 30)
-        let onsets = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s), (Self.span(from: 1.4, length: 0.42), .s)], in: said))
+        let onsets = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s), (Self.span(from: 1.4, length: 0.42), .s)], in: Spectrum(said)))
         #expect(onsets[0] < 0.1, "\(onsets)")
         #expect(onsets[1] > 0.8, "\(onsets)")
     }
@@ -92,8 +92,8 @@ import VshVoice
     @Test func theLevelDoesNotMoveIt() throws {
         let parts = [Self.quiet, Self.hiss(seconds: 0.08), Self.vowel(seconds: 0.3), Self.quiet]
         let spans: [(span: (Int, Int), kind: Hiss.Kind)] = [(Self.span(from: 0.5, length: 0.38), .s)]
-        let loud = try #require(Hiss.onsets(of: spans, in: Self.audio(parts, peak: 20_000))?.first)
-        let soft = try #require(Hiss.onsets(of: spans, in: Self.audio(parts, peak: 1_000))?.first)
+        let loud = try #require(Hiss.onsets(of: spans, in: Spectrum(Self.audio(parts, peak: 20_000)))?.first)
+        let soft = try #require(Hiss.onsets(of: spans, in: Spectrum(Self.audio(parts, peak: 1_000)))?.first)
         #expect(abs(loud - soft) < 0.02, "\(loud) against \(soft)")
     }
 
@@ -101,13 +101,13 @@ import VshVoice
     /// no measure, not a word without one.
     @Test func audioWithoutAHighBandHasNoMeasure() {
         let narrow = Self.audio([Self.quiet, Self.vowel(seconds: 0.4, top: 30), Self.quiet], roomBelow: 200)
-        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: narrow) == nil, "harmonics under 3.7 kHz")
+        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: Spectrum(narrow)) == nil, "harmonics under 3.7 kHz")
         let roomAfter = Self.audio([Self.quiet, Self.vowel(seconds: 0.4, top: 30), Self.quiet], roomBelow: 50)
-        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: roomAfter) == nil,
+        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: Spectrum(roomAfter)) == nil,
                 "a room laid over it at 16 kHz: the band above 4.3 kHz holds only the room")
         var clicked = roomAfter
         clicked[Self.rate * 4 / 10] = Int16.max
-        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: clicked) == nil,
+        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: Spectrum(clicked)) == nil,
                 "a click lifts the high band in three frames: no speech at 16 kHz")
     }
 }
