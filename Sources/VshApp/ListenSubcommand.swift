@@ -148,6 +148,7 @@ struct ListenSubcommand: ParsableCommand {
         case .ignore:
             return "\(time)  rejected \"\(u.recognition.text)\" (" + String(format: "confidence %.2f", u.recognition.confidence)
                 + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "")
+                + (verdict.unheard.isEmpty ? "" : "; " + verdict.unheard.map { "\"\($0)\"" }.listed("and") + " not heard")
                 + (verdict.missingWord.isEmpty ? "" : "; said without " + verdict.missingWord.map { "\"\($0)\"" }.listed("or")
                     + " before it")
                 + (verdict.missingNextWord.isEmpty ? "" : "; said without " + Self.examples(verdict.missingNextWord) + " after it")
@@ -166,7 +167,7 @@ struct ListenSubcommand: ParsableCommand {
     /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
     /// else; `missing_word`, for a slot heard without its carrier, the words that would
     /// have made it a command; `missing_next_word`, the same for a carrier heard without
-    /// what follows it; `decided_at` (with --real-time) when, in seconds into the file.
+    /// what follows it; `unheard`, the words of a phrase the grammar put in; `decided_at` (with --real-time) when, in seconds into the file.
     static func json(_ u: Utterance, _ verdict: Verdict, gate: Gate, decidedAt: Double? = nil) -> String {
         JSONWriter.text { json in
             json.object { json in
@@ -196,6 +197,8 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("strongest_word_ratio", f.strongestWordRatio.map { ($0 * 10).rounded() / 10 })
                         json.field("weakest_hiss", f.weakestHiss.map { ($0 * 1000).rounded() / 1000 })
                         json.field("syllable_dip", f.syllableDip.map { ($0 * 10).rounded() / 10 })
+                        json.field("left_out_reading", f.leftOutReading?.joined(separator: " "))
+                        json.field("left_out_gap", f.leftOutGap)
                     }
                 }
                 if let alone = r.phraseAlone.first {
@@ -227,6 +230,8 @@ struct ListenSubcommand: ParsableCommand {
                 if !verdict.missingWord.isEmpty { json.field("missing_word", strings: verdict.missingWord) }
                 // Words heard that would be a command with one of these after them ("quality").
                 if !verdict.missingNextWord.isEmpty { json.field("missing_next_word", strings: verdict.missingNextWord) }
+                // Words of the phrase heard that the grammar put in ("eight" of `play eight`).
+                if !verdict.unheard.isEmpty { json.field("unheard", strings: verdict.unheard) }
                 if let decidedAt { json.field("decided_at", decidedAt) }
             }
         }

@@ -172,6 +172,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let runnerUp = commands.first { $0.words != best && ($0.words.isEmpty || !($0.words.starts(with: best) || best.starts(with: $0.words))) }
             .map { top - Double($0.score) }
         let other = best.first(where: otherWords.contains) ?? (isPhrase(best) ? nil : best.first(where: loneWords.contains))
+        // Every word of what could run something heard, not put in by the grammar: the
+        // best reading of the same list that leaves some of its words out.
+        let leftOut = other == nil ? LeftOut.reading(of: best, among: scored.map { ($0.words, Double($0.score)) }) : nil
         // Each word against the phone loop over the same frames, for what could run
         // something. Read after the n-best list: the phone loop's decode replaces the
         // grammar's lattice.
@@ -199,7 +202,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest,
-            weakestHiss: hiss, syllableDip: dip)
+            weakestHiss: hiss, syllableDip: dip, leftOutReading: leftOut?.words, leftOutGap: leftOut?.gap)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)

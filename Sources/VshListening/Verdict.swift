@@ -32,9 +32,14 @@ package struct Verdict: Equatable, Sendable {
     /// carrier without its slot: "quality"), those words, the runners-up's first ("high",
     /// "low", "medium").
     package var missingNextWord: [String] = []
+    /// For a phrase stopped because the reading without some of its words fit as well
+    /// (`Gate.leftOutReading`), those words: "eight" of `play eight` for a lone "play". The
+    /// missing words above are then those of what was said ("play").
+    package var unheard: [String] = []
 
     package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = [],
-                 missingNextWord: [String] = []) {
+                 missingNextWord: [String] = [], unheard: [String] = []) {
+        self.unheard = unheard
         self.kind = kind
         self.line = line
         self.stoppedBy = stoppedBy

@@ -74,7 +74,7 @@ extension VoicePrompt {
         case .continuesEarly?: return ignored(heard, judged, isOn ? .continuesEarly : .listeningOff, notes: &notes)
         // Someone else's speech does nothing: no command, answer or wake phrase.
         case let check? where check == .otherSpeaker || check == .unclearWord:
-            return ignored(heard, judged, check, meant: isCommand, notes: &notes)
+            return ignored(heard, judged, check, meant: isCommand, in: grammar, notes: &notes)
         default: break
         }
         if !isOn {
@@ -216,7 +216,11 @@ extension VoicePrompt {
     /// Returns nil, the line that runs: none.
     private func ignored(_ heard: Utterance, _ judged: Gate.Decision, _ check: Gate.Check, meant: Bool = false,
                          in grammar: PromptGrammar? = nil, notes: inout [String]) -> SpokenLine? {
-        let words = heard.recognition.words.map(\.word)
+        let recognized = heard.recognition.words.map(\.word)
+        // A phrase with a word the grammar put in is, as said, the words without it: a lone
+        // "play" heard as `play eight` lacks what follows "play".
+        let leftOut = Gate.leftOutReading(of: heard.recognition)
+        let words = leftOut ?? recognized
         // Whatever check stopped them: words heard as no command may still have runners-up
         // that are ("five", then `play five`), which make it a phrase the confidence judges.
         let commands = grammar.flatMap { $0.meaning(of: words) == nil ? $0.commands : nil }
@@ -226,13 +230,16 @@ extension VoicePrompt {
                                          alternatives.filter { Array($0.dropFirst()) == words }.compactMap(\.first))
         let after = Self.runnersUpFirst(commands?.missingLastWord(of: words) ?? [],
                                         alternatives.filter { Array($0.dropLast()) == words }.compactMap(\.last))
-        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: before, missingNextWord: after)
+        let unheard = leftOut.flatMap { LeftOut.unheard(keeping: $0, of: recognized) } ?? []
+        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: before, missingNextWord: after, unheard: unheard)
         let text = heard.recognition.text
         if options.verbose {
-            let lacking = (before.isEmpty ? "" : "; said without the word before it, as in "
-                + before.prefix(3).map { "\"\($0) \(text)\"" }.listed("or"))
+            let said = words.joined(separator: " ")
+            let lacking = (unheard.isEmpty ? "" : "; " + unheard.map { "\"\($0)\"" }.listed("and") + " not heard")
+                + (before.isEmpty ? "" : "; said without the word before it, as in "
+                + before.prefix(3).map { "\"\($0) \(said)\"" }.listed("or"))
                 + (after.isEmpty ? "" : "; said without what follows it, as in "
-                    + after.prefix(3).map { "\"\(text) \($0)\"" }.listed("or"))
+                    + after.prefix(3).map { "\"\(said) \($0)\"" }.listed("or"))
             // A sound with no words in it (a click, a breath) says so, not `""`; words heard
             // as everyday words (`OtherWords`) say that, not the check it meets.
             let what = text.isEmpty ? "a sound with no words" : "\"\(text)\""

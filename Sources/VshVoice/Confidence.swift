@@ -71,12 +71,26 @@ package struct Confidence: Sendable, Equatable {
         /// more between two syllables said, a few dB within one. Nil when the words claim no
         /// such parting, and for other words.
         package var syllableDip: Double?
+        /// For a phrase of two words or more, the best reading of the same search that
+        /// leaves one or more of its words out (a lone "play" for `play eight`, a lone "one"
+        /// for `code one`: the grammar's words that may be heard alone, `OtherWords.lone`),
+        /// when the n-best list holds one, and how much better the phrase scores than it
+        /// (path scores, as `runnerUpGap`; below 0 when the reading without the word fits
+        /// the audio better, and the phrase won on the grammar's weights alone). A word
+        /// said is far more than that: no real command of two words or more measured had
+        /// such a reading in its n-best list at all (research/recognition/LEFT_OUT.md).
+        /// Nil when there is none, and for other words.
+        package var leftOutReading: [String]?
+        package var leftOutGap: Double?
 
         package init(frames: Int, wordFrames: Int, phones: Int, words: Int = 1, runnerUpGap: Double? = nil,
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
                     weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil,
-                    weakestHiss: Double? = nil, syllableDip: Double? = nil) {
+                    weakestHiss: Double? = nil, syllableDip: Double? = nil,
+                    leftOutReading: [String]? = nil, leftOutGap: Double? = nil) {
+            self.leftOutReading = leftOutReading
+            self.leftOutGap = leftOutGap
             self.weakestHiss = weakestHiss
             self.syllableDip = syllableDip
             self.weakestWord = weakestWord

@@ -24,8 +24,10 @@ package struct Gate: Sendable, Equatable {
         /// A word not said as itself: one word of several was given less time than a person
         /// takes to say it (`Gate.clearWord`), as "play" before a lone "five", a word that
         /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`,
-        /// or two syllables the words claim did not dip between them (`Gate.dipAtLeast`), as
-        /// "right" heard as `record`.
+        /// two syllables the words claim did not dip between them (`Gate.dipAtLeast`), as
+        /// "right" heard as `record`, or the phrase fit the audio little better than a reading
+        /// with one of its words left out (`Gate.leftOutAtLeast`), as a lone "play" heard as
+        /// `play eight`.
         case unclearWord = "unclear-word"
         /// No phrase the path listens for: other words, noise.
         case noCommand = "no-command"
@@ -121,6 +123,25 @@ package struct Gate: Sendable, Equatable {
     /// for words and speakers it does not have (research/recognition/SYLLABLES.md).
     package static let dipAtLeast = 5.0
 
+    /// How much better a phrase of two words or more must score than the best reading of
+    /// the same search that leaves some of its words out (`Confidence.Features.leftOutGap`,
+    /// `LeftOut`), in path-score units: the margin by which a command must beat another to
+    /// be more sure than not (`Confidence.model.midpoint`). A carrier or a number the
+    /// grammar put in ("play eight" for a lone "play", "code one" for a lone "one") scored
+    /// about as well as the reading without it or worse; no real command of two words or
+    /// more measured had such a reading among the twenty best at all
+    /// (research/recognition/LEFT_OUT.md).
+    package static let leftOutAtLeast = Confidence.model.midpoint
+
+    /// The words of `recognition` as heard with the words the grammar put in left out,
+    /// when the reading without them came within `leftOutAtLeast` of the phrase (the check
+    /// that stops it): a lone "play" heard as `play eight` was "play". Nil otherwise.
+    package static func leftOutReading(of recognition: Recognition) -> [String]? {
+        guard let f = recognition.features, let words = f.leftOutReading, let gap = f.leftOutGap,
+              gap < leftOutAtLeast else { return nil }
+        return words
+    }
+
     /// At or above: sure. From `rejectBelow` up to it: ask.
     package var threshold: Double
     package var rejectBelow: Double
@@ -178,6 +199,7 @@ package struct Gate: Sendable, Equatable {
         if let dip = features?.syllableDip, dip < Self.dipAtLeast {
             return .stopped(.unclearWord, confidence)
         }
+        if Self.leftOutReading(of: recognition) != nil { return .stopped(.unclearWord, confidence) }
         guard isPhrase, !recognition.words.isEmpty else { return .stopped(.noCommand, confidence) }
         guard confidence >= rejectBelow else { return .stopped(.confidence, confidence) }
         guard standsAlone else { return .stopped(.notStandAlone, confidence) }

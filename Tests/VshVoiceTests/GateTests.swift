@@ -37,14 +37,26 @@ import VshVoice
         Self.expectFloor(\.weakestHiss, Gate.hissAtLeast, on: "stop", under: 0.01)
         // One syllable heard as two: "right" as `record`.
         Self.expectFloor(\.syllableDip, Gate.dipAtLeast, on: "record", under: 0.5)
+        // A word the grammar put in: a lone "play" as `play eight`, "play" alone as good.
+        Self.expectFloor(\.leftOutGap, Gate.leftOutAtLeast, on: "play eight", under: 1, leftOut: ["play"])
+    }
+
+    /// The words heard without those the grammar put in, only where that stopped them.
+    @Test func theReadingWithAWordLeftOutIsWhatWasSaid() {
+        var heard = Self.recognition("play eight", 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 5, words: 2, leftOutReading: ["play"], leftOutGap: -41))
+        #expect(Gate.leftOutReading(of: heard) == ["play"])
+        heard.features?.leftOutGap = Gate.leftOutAtLeast
+        #expect(Gate.leftOutReading(of: heard) == nil, "the phrase beat it by the margin: it was said")
     }
 
     /// A measure the gate needs at least `floor` of: `under` less stops `words` as an
     /// unclear word, the floor itself runs, and no measure (no such word, audio without the
-    /// band) is no check.
+    /// band, no shorter reading) is no check. `leftOut`: the reading the measure is against.
     static func expectFloor(_ measure: WritableKeyPath<Confidence.Features, Double?>, _ floor: Double,
-                            on words: String, under: Double) {
-        var heard = Self.recognition(words, 0.9, features: Confidence.Features(frames: 60, wordFrames: 40, phones: 5))
+                            on words: String, under: Double, leftOut: [String]? = nil) {
+        var heard = Self.recognition(words, 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 5, leftOutReading: leftOut))
         heard.features?[keyPath: measure] = floor - under
         #expect(Self.gate.judge(heard, isPhrase: true).stoppedBy == .unclearWord, "\(measure)")
         heard.features?[keyPath: measure] = floor
