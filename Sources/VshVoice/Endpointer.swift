@@ -247,10 +247,14 @@ package final class Endpointer {
             return []
         }
         loudest = max(loudest, db)
-        if let level = steady.add(db), level > noise + settings.holdThreshold {
+        if let level = steady.add(db), level > noise {
             // Not speech: the background rose. Without this the floor would only follow
             // it between utterances, a little at a time, and vsh would hear "speech" for
-            // up to `maximumLength` at a time for minutes.
+            // up to `maximumLength` at a time for minutes. Any steady rise over the floor
+            // counts, not only one past `holdThreshold`: a background less than that over
+            // the floor (a room 3 dB over the digital silence before it) has half its
+            // frames past the hold, never `hangover` of quiet in a row, and every
+            // utterance ran on to `maximumLength`.
             floor = level
             steady.reset()
         }

@@ -224,4 +224,30 @@ extension EndpointerTests {
         #expect(dither.contains(1) && dither.contains(-1))
         #expect(Self.utterances(Self.run(audio)).isEmpty)
     }
+
+    /// Speech after digital silence, in a room about as quiet as dither: a few frames of
+    /// digital silence pulled the floor down, a soft onset held it there, and the room
+    /// after the speech lay 2 dB over it, past the hold threshold in about half its frames:
+    /// never `hangover` of quiet in a row, so the utterance ran on over the pause and the
+    /// next word, to `maximumLength` (real people's "alexa" in a quiet recording, 15 s
+    /// utterances). The steady room lifts the floor: each word is its own utterance.
+    @Test func aQuietRoomAfterDigitalSilenceEndsTheUtterance() {
+        var random = SplitMix64(seed: 20261202)
+        func room(_ seconds: Double) -> [Int16] {
+            (0..<Int(seconds * 16_000)).map { _ in
+                let u = Double.random(in: 0..<1, using: &random)
+                return u < 0.16 ? -1 : u < 0.32 ? 1 : 0
+            }
+        }
+        func tone(_ seconds: Double, _ amplitude: Double) -> [Int16] {
+            (0..<Int(seconds * 16_000)).map { Int16(amplitude * sin(2 * Double.pi * 440 * Double($0) / 16_000)) }
+        }
+        let onset = room(1) + [Int16](repeating: 0, count: 4 * 160) + tone(0.2, 14)
+        let audio = onset + tone(0.6, 6_000) + room(5) + tone(0.6, 6_000) + room(2)
+        let found = Self.utterances(Self.run(audio))
+        #expect(found.count == 2, "\(found)")
+        guard found.count == 2 else { return }
+        #expect(found[0].end < 1.84 + 1.8, "the first ends within the steady second, the hangover and the padding: \(found[0])")
+        #expect(abs(found[1].start - (6.84 - 0.4)) < 0.1, "\(found[1])")
+    }
 }
