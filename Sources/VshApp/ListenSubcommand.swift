@@ -167,7 +167,8 @@ struct ListenSubcommand: ParsableCommand {
     /// them): `command` is what it runs, or asks to confirm; `decision` says which, or what
     /// else; `missing_word`, for a slot heard without its carrier, the words that would
     /// have made it a command; `missing_next_word`, the same for a carrier heard without
-    /// what follows it; `unheard`, the words of a phrase the grammar put in; `decided_at` (with --real-time) when, in seconds into the file.
+    /// what follows it; `unheard`, the words of a phrase the grammar put in; `decided_at`
+    /// (with --real-time) when, in seconds into the file.
     static func json(_ u: Utterance, _ verdict: Verdict, gate: Gate, decidedAt: Double? = nil) -> String {
         JSONWriter.text { json in
             json.object { json in
