@@ -148,7 +148,7 @@ struct ListenSubcommand: ParsableCommand {
         case .ignore:
             return "\(time)  rejected \"\(u.recognition.text)\" (" + String(format: "confidence %.2f", u.recognition.confidence)
                 + (verdict.stoppedBy.map { ", \($0.rawValue)" } ?? "")
-                + (verdict.unheard.isEmpty ? "" : "; " + verdict.unheard.map { "\"\($0)\"" }.listed("and") + " not heard")
+                + (verdict.unheardNote.map { "; " + $0 } ?? "")
                 + (verdict.missingWord.isEmpty ? "" : "; said without " + verdict.missingWord.map { "\"\($0)\"" }.listed("or")
                     + " before it")
                 + (verdict.missingNextWord.isEmpty ? "" : "; said without " + Self.examples(verdict.missingNextWord) + " after it")

@@ -1,3 +1,4 @@
+import VshCore
 import VshVoice
 
 /// What the prompt did with one utterance, as a person would have met it, and when it ran
@@ -36,6 +37,12 @@ package struct Verdict: Equatable, Sendable {
     /// (`Gate.leftOutReading`), those words: "eight" of `play eight` for a lone "play". The
     /// missing words above are then those of what was said ("play").
     package var unheard: [String] = []
+
+    /// What `unheard` tells the person, in `listen` and `--verbose` alike: `"eight" not
+    /// heard`; nil when every word was.
+    package var unheardNote: String? {
+        unheard.isEmpty ? nil : unheard.map { "\"\($0)\"" }.listed("and") + " not heard"
+    }
 
     package init(_ kind: Kind, line: String? = nil, stoppedBy: Gate.Check? = nil, missingWord: [String] = [],
                  missingNextWord: [String] = [], unheard: [String] = []) {

@@ -230,12 +230,13 @@ extension VoicePrompt {
                                          alternatives.filter { Array($0.dropFirst()) == words }.compactMap(\.first))
         let after = Self.runnersUpFirst(commands?.missingLastWord(of: words) ?? [],
                                         alternatives.filter { Array($0.dropLast()) == words }.compactMap(\.last))
-        let unheard = leftOut.flatMap { LeftOut.unheard(keeping: $0, of: recognized) } ?? []
-        lastVerdict = Verdict(.ignore, stoppedBy: check, missingWord: before, missingNextWord: after, unheard: unheard)
+        let verdict = Verdict(.ignore, stoppedBy: check, missingWord: before, missingNextWord: after,
+                              unheard: leftOut.flatMap { LeftOut.unheard(keeping: $0, of: recognized) } ?? [])
+        lastVerdict = verdict
         let text = heard.recognition.text
         if options.verbose {
             let said = words.joined(separator: " ")
-            let lacking = (unheard.isEmpty ? "" : "; " + unheard.map { "\"\($0)\"" }.listed("and") + " not heard")
+            let lacking = (verdict.unheardNote.map { "; " + $0 } ?? "")
                 + (before.isEmpty ? "" : "; said without the word before it, as in "
                 + before.prefix(3).map { "\"\($0) \(said)\"" }.listed("or"))
                 + (after.isEmpty ? "" : "; said without what follows it, as in "
