@@ -172,7 +172,8 @@ def hear(vsh, env, clips, path, seed):
                 found.append(dict(clip=i, text=o.get("text", ""), decision=o.get("decision"), stopped_by=o.get("stopped_by"),
                                   ratio=f.get("weakest_word_ratio"), word=f.get("weakest_word"),
                                   strongest=f.get("strongest_word_ratio"),
-                                  shortest=f.get("shortest_word"), confidence=o.get("confidence")))
+                                  shortest=f.get("shortest_word"), dip=f.get("syllable_dip"),
+                                  confidence=o.get("confidence")))
                 break
     return found, cpu, len(audio) / RATE
 

@@ -141,18 +141,21 @@ import VshTestSupport
     /// band does not dip between them (`Syllables`). Real words after a pause, cut from fold
     /// 0's streams of words and digits said alone (bench/attention.py), where they ran: a
     /// "right" heard as `record`, fsdd's "nine" heard as `code nine` (the carrier inferred).
-    /// Stopped as not clearly said word for word at their level, 12 dB softer and at 22.05 kHz.
+    /// fsdd's "zero" heard as `code zero` dips 6.3 dB (its release), under the floor since
+    /// session 36 (7 dB; at 5 it ran). Stopped as not clearly said word for word at their
+    /// level, 12 dB softer and at 22.05 kHz.
     @Test func oneSyllableHeardAsTwoRunsNothing() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
         for (name, heardAs) in [("speech-commands/right_4c6167ca_nohash_1_paused.flac", "record"),
-                                ("fsdd/9_yweweler_19_paused.wav", "code nine")] {
+                                ("fsdd/9_yweweler_19_paused.wav", "code nine"),
+                                ("fsdd/0_lucas_21_paused.wav", "code zero")] {
             let original = Self.real + "/" + name
             let heard = try utterances(vsh, original)
             #expect(heard.map { $0["text"] as? String } == [heardAs], "\(name)")
             #expect(heard.first?["stopped_by"] as? String == "unclear-word", "\(name): \(heard)")
             let dip = try #require((heard.first?["features"] as? [String: Any])?["syllable_dip"] as? Double, "\(name)")
-            #expect(dip < 5, "\(name): \(dip) dB")
+            #expect(dip < 7, "\(name): \(dip) dB")
             for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
                 #expect(try decisions(vsh, file) == [nil], "\(name), \(label)")
             }
