@@ -50,7 +50,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.audio import channel_gain, equalise, long_term_spectrum, read_audio, read_wav, write_wav  # noqa: E402
+from lib.audio import channel_gain, equalise, long_term_spectrum, noise, read_audio, read_wav, write_wav  # noqa: E402
 from lib.data import DIGITS, fold_of, librivox, room_noise, synth, load_generator  # noqa: E402
 from lib.env import BENCH, EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
@@ -206,7 +206,7 @@ def build(cache, fold, quick, alone=False, only=None):
             # room shaped like it is speech-shaped noise 20 dB over the real room, which no
             # endpointer ends (163 of 693 utterances of 8 s and more on fold 0, session 35).
             rng = np.random.default_rng(zlib.crc32(seed.encode()))
-            recorded = [rng.standard_normal(RATE) * 32768 * 10 ** (FAINT_DB / 20)] * len(pieces)
+            recorded = [noise(RATE, FAINT_DB, rng)] * len(pieces)
         audio, spans = join(pieces, seed, gap=gap, rooms=recorded)
         return audio, spans, []
 
@@ -232,8 +232,8 @@ def build(cache, fold, quick, alone=False, only=None):
         stream("words-alone", "alone", lambda: talk(words, gap=quiet))
         if digits:
             stream("digits-alone", "alone", lambda: talk(digits, gap=quiet, faint=True))
-    noise = mine(clips("_silence_"), lambda p: "silence-" + os.path.basename(p))
-    stream("noise", "talk", lambda: talk(noise, cut=False))
+    background = mine(clips("_silence_"), lambda p: "silence-" + os.path.basename(p))
+    stream("noise", "talk", lambda: talk(background, cut=False))
     stream("read", "talk", lambda: talk([p for p, _ in librivox()], cut=False))
     if not quick:
         stream("synthetic", "talk", lambda: synthetic_talk(fold))

@@ -53,7 +53,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib.audio import read_audio, write_wav  # noqa: E402
+from lib.audio import noise, read_audio, write_wav  # noqa: E402
 from lib.data import fold_of, fsdd_rows, prepare, speech_commands_rows  # noqa: E402
 from lib.env import ROOT, VSH, isolated_env, log  # noqa: E402
 from lib.results import headline, save  # noqa: E402
@@ -103,7 +103,7 @@ def train(vsh, env, takes, directory):
 
 def quiet(rate, seed):
     """GAP seconds of a faint noise, 70 dB under full scale."""
-    return np.random.default_rng(seed).standard_normal(int(GAP * rate)) * 32768 * 10 ** (-70 / 20)
+    return noise(int(GAP * rate), -70, np.random.default_rng(seed))
 
 
 def stream(clips, rate, path, seed):

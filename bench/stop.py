@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attention  # noqa: E402
-from lib.audio import read_audio, write_wav  # noqa: E402
+from lib.audio import noise, read_audio, write_wav  # noqa: E402
 from lib.data import librivox, load_generator, synth  # noqa: E402
 from lib.env import EVAL_DIR, ROOT, VSH, log, require_eval, snapshot_home  # noqa: E402
 from lib.results import headline, save  # noqa: E402
@@ -79,7 +79,7 @@ def microphone(audio, seed):
     """The stream as a microphone gives it: one noise (white, -70 dBFS) under everything,
     so no stretch is digital silence (the synthesizers' pauses are; the endpointer's noise
     floor would sink to it and take the next quiet for speech) or quieter than the rest."""
-    return audio + np.random.default_rng(zlib.crc32(seed.encode())).standard_normal(len(audio)) * 32768 * 10 ** (-70 / 20)
+    return audio + noise(len(audio), -70, np.random.default_rng(zlib.crc32(seed.encode())))
 
 
 def sentences():

@@ -43,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention import join  # noqa: E402
-from lib.audio import read_audio, write_wav  # noqa: E402
+from lib.audio import noise, read_audio, write_wav  # noqa: E402
 from lib.data import fold_of, fsdd_rows, speech_commands_rows  # noqa: E402
 from lib.env import ROOT, VSH, log, snapshot_home  # noqa: E402
 from lib.score import markdown_table  # noqa: E402
@@ -152,11 +152,11 @@ def hear(vsh, env, clips, path, seed):
         rng = np.random.default_rng(zlib.crc32(seed.encode()))
         parts, spans, t = [], [], 0.0
         for x in pieces:
-            parts += [rng.standard_normal(int(GAP * RATE)) * 32768 * 10 ** (-70 / 20), x]
+            parts += [noise(int(GAP * RATE), -70, rng), x]
             t += GAP
             spans.append((t, t + len(x) / RATE))
             t += len(x) / RATE
-        parts.append(rng.standard_normal(int(GAP * RATE)) * 32768 * 10 ** (-70 / 20))
+        parts.append(noise(int(GAP * RATE), -70, rng))
         audio = np.concatenate(parts)
     write_wav(path, audio, RATE)
     rc, stdout, stderr = run([vsh, "listen", "--from", path, "--json"], env, timeout=7200)
