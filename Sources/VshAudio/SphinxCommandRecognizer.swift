@@ -182,17 +182,22 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let located = Self.located(spans, dropped: dropped, in: levels)
         // The acoustic checks of what could run something, over the audio as it came (the
         // level laid under it is a hiss of its own): each word that begins with a hiss, and
-        // the dip between syllables the words claim.
+        // the dip between syllables the words claim, and a hiss where they claim voice.
         let wordPhones = other != nil ? [] : heard.map { decoder.phones(of: $0.segment.word) }
         let hissing = zip(wordPhones, located).compactMap { phones, span in
             Self.hisses[phones.first ?? ""].map { (span: span, kind: $0) }
         }
         let parted = Syllables.partings(wordPhones) > 0
-        let spectrum = hissing.isEmpty && !parted ? nil : Spectrum(led)
+        let voiced = Voicing.claimedThroughout(wordPhones)
+        let spectrum = hissing.isEmpty && !parted && !voiced ? nil : Spectrum(led)
         let hiss = spectrum.flatMap { hissing.isEmpty ? nil : Hiss.onsets(of: hissing, in: $0)?.min() }
         let dip = spectrum.flatMap { spectrum -> Double? in
             guard parted, let first = located.first, let last = located.last else { return nil }
             return Syllables.dip(in: spectrum, from: first.0 - 3, to: last.1 + 3)
+        }
+        let hissInVoice = spectrum.flatMap { spectrum -> Int? in
+            guard voiced, let first = located.first, let last = located.last else { return nil }
+            return Voicing.longestHiss(in: spectrum, of: led, from: first.0 - 3, to: last.1 + 3)
         }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
@@ -202,7 +207,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest,
-            weakestHiss: hiss, syllableDip: dip, leftOutReading: leftOut?.words, leftOutGap: leftOut?.gap)
+            weakestHiss: hiss, syllableDip: dip, hissInVoice: hissInVoice, leftOutReading: leftOut?.words, leftOutGap: leftOut?.gap)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)

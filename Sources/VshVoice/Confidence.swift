@@ -71,6 +71,12 @@ package struct Confidence: Sendable, Equatable {
         /// more between two syllables said, a few dB within one. Nil when the words claim no
         /// such parting, and for other words.
         package var syllableDip: Double?
+        /// Where the words claim voice throughout (no voiceless phone, `Voicing.claimedThroughout`:
+        /// `reload`, `undo`), the longest run of 10 ms frames over them that hiss
+        /// (`Voicing.longestHiss`): 0 to a few for a voiced word said, 10 to 30 for the S
+        /// of "six" heard as `reload`. Nil when the words claim a voiceless phone, and for
+        /// other words.
+        package var hissInVoice: Int?
         /// For a phrase of two words or more, the best reading of the same search that
         /// leaves one or more of its words out (a lone "play" for `play eight`, a lone "one"
         /// for `code one`: the grammar's words that may be heard alone, `OtherWords.lone`),
@@ -87,12 +93,13 @@ package struct Confidence: Sendable, Equatable {
                     otherWord: String? = nil, speechOutsideWords: Int = 0, weakestVoicing: Double = 0,
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
                     weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil,
-                    weakestHiss: Double? = nil, syllableDip: Double? = nil,
+                    weakestHiss: Double? = nil, syllableDip: Double? = nil, hissInVoice: Int? = nil,
                     leftOutReading: [String]? = nil, leftOutGap: Double? = nil) {
             self.leftOutReading = leftOutReading
             self.leftOutGap = leftOutGap
             self.weakestHiss = weakestHiss
             self.syllableDip = syllableDip
+            self.hissInVoice = hissInVoice
             self.weakestWord = weakestWord
             self.weakestWordRatio = weakestWordRatio
             self.strongestWordRatio = strongestWordRatio

@@ -25,9 +25,10 @@ package struct Gate: Sendable, Equatable {
         /// takes to say it (`Gate.clearWord`), as "play" before a lone "five", a word that
         /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`,
         /// two syllables the words claim did not dip between them (`Gate.dipAtLeast`), as
-        /// "right" heard as `record`, or the phrase fit the audio little better than a reading
-        /// with one of its words left out (`Gate.leftOutAtLeast`), as a lone "play" heard as
-        /// `play eight`.
+        /// "right" heard as `record`, a stretch hissed where the words claim voice
+        /// throughout (`Gate.hissInVoiceUnder`), as "six" heard as `reload`, or the phrase
+        /// fit the audio little better than a reading with one of its words left out
+        /// (`Gate.leftOutAtLeast`), as a lone "play" heard as `play eight`.
         case unclearWord = "unclear-word"
         /// No phrase the path listens for: other words, noise.
         case noCommand = "no-command"
@@ -126,6 +127,15 @@ package struct Gate: Sendable, Equatable {
     /// noise 20 dB under it, is stopped (research/recognition/SYLLABLES.md, session 36).
     package static let dipAtLeast = 7.0
 
+    /// How few 10 ms frames in a row must hiss where the words claim voice throughout
+    /// (`Confidence.Features.hissInVoice`, `Voicing.longestHiss`): an S or an F said, heard
+    /// as a word without one. fsdd's george's lone "six" heard as `reload` hissed 4 to 14
+    /// frames in a row over the words on fold 0 of bench/attention.py (its S at 8 kHz);
+    /// Speech Commands' "down", "go", "no" and "on" heard right hissed 0 to 3 frames but
+    /// for 5 of 477 (5 to 8 frames). Chosen on fold 0: 7 stops 12 of its 94 false runs and
+    /// asks and 1 of its 254 voiced words said (research/recognition/HISS_IN_VOICE.md).
+    package static let hissInVoiceUnder = 7
+
     /// How much better a phrase of two words or more must score than the best reading of
     /// the same search that leaves some of its words out (`Confidence.Features.leftOutGap`,
     /// `LeftOut`), in path-score units: the margin by which a command must beat another to
@@ -200,6 +210,9 @@ package struct Gate: Sendable, Equatable {
             return .stopped(.unclearWord, confidence)
         }
         if let dip = features?.syllableDip, dip < Self.dipAtLeast {
+            return .stopped(.unclearWord, confidence)
+        }
+        if let run = features?.hissInVoice, run >= Self.hissInVoiceUnder {
             return .stopped(.unclearWord, confidence)
         }
         if Self.leftOutReading(of: recognition) != nil { return .stopped(.unclearWord, confidence) }

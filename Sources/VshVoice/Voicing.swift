@@ -62,3 +62,46 @@ package enum Voicing {
         return best
     }
 }
+
+extension Voicing {
+    /// The phones said without voice, or often so: where a word has one, a stretch of hiss
+    /// or breath within it is the word's own. A Z or a ZH is voiced in the dictionary but
+    /// is often said as an S at a word's edge (fsdd's lucas says "zero" as "sero").
+    static let voiceless: Set<Substring> = ["P", "T", "K", "F", "TH", "S", "SH", "CH", "HH", "Z", "ZH"]
+    /// A frame louder than the room by this many dB or more is sound, not the room.
+    static let hissAboveRoom = 20.0
+    /// A frame whose YIN difference is over this is not voiced.
+    static let aperiodic = 0.5
+    /// A frame hisses when its power above 2.5 kHz is this share of its power in the
+    /// voice's band or more: a vowel's is a tenth and less, an S's (at 8 kHz too, where it
+    /// lies between 2.5 and 4 kHz) more than its voice band's.
+    static let hissShare = 0.3
+
+    /// Whether the words' phones (each word's, in order) are all voiced: "reload",
+    /// "marvin", "undo", "play one" no ("P"). Nil words, or a word without phones: no.
+    package static func claimedThroughout(_ words: [[Substring]]) -> Bool {
+        !words.isEmpty && words.allSatisfy { !$0.isEmpty } && !words.joined().contains(where: voiceless.contains)
+    }
+
+    /// The longest run of 10 ms frames from `from` to `to` that hiss: not voiced (YIN's
+    /// difference over `aperiodic`), louder than the room by `hissAboveRoom` or more, with
+    /// `hissShare` of the voice band's power or more above 2.5 kHz (`Spectrum`). An S, an SH, an F or a
+    /// T's breath lasts 5 to 20 frames; a voiced word has none but a stop's release.
+    /// `audio` is what `spectrum` was made from.
+    package static func longestHiss(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int) -> Int {
+        let x = audio.map(Double.init)
+        let first = max(0, from)
+        let last = min(to, spectrum.frames.count - 1, (x.count - window - longestLag) / hop)
+        guard first <= last else { return 0 }
+        let room = 10 * log10(spectrum.room.all + 1)
+        var run = 0, longest = 0
+        for f in first...last {
+            let bands = spectrum.frames[f]
+            let hisses = 10 * log10(bands.all + 1) >= room + hissAboveRoom && bands.sh >= hissShare * bands.voice
+                && difference(x, at: f * hop) > aperiodic
+            run = hisses ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+}

@@ -105,7 +105,7 @@ import VshVoice
     }
 
     /// A real "marvin", a user's command of two syllables, dips 15 dB and more at its V
-    /// (`Syllables`) and runs; one syllable heard as two does not (`HearingTests`).
+    /// (`Syllables`), has no stretch of hiss (`Voicing.longestHiss`) and runs; one syllable heard as two does not (`HearingTests`).
     @Test func twoSyllablesSaidDipBetweenThem() throws {
         let dir = TempDirectory()
         let mine = Self.jsgf.replacingOccurrences(of: "| back | reset | done;", with: "| back | reset | done | marvin;")
@@ -114,6 +114,9 @@ import VshVoice
         #expect(heard.words.map(\.word) == ["marvin"])
         let dip = try #require(heard.features?.syllableDip)
         #expect(dip >= 2 * Gate.dipAtLeast, "\(dip) dB")
+        // Its words claim voice throughout: the V is said voiced, nothing hisses for long.
+        let hiss = try #require(heard.features?.hissInVoice)
+        #expect(hiss < Gate.hissInVoiceUnder, "\(hiss) frames")
         #expect(try Self.runs(heard, jsgf: mine) == "marvin")
     }
 

@@ -162,6 +162,25 @@ import VshTestSupport
         }
     }
 
+    /// A word with an S heard as a command whose words claim voice throughout runs nothing:
+    /// a stretch of its frames hisses (`Voicing.longestHiss`). fsdd's george's "six" after a
+    /// pause, cut from fold 0's stream of digits said alone (bench/attention.py), where it
+    /// ran `reload`: its S, 8 frames in a row at 8 kHz. Stopped as not clearly said word for
+    /// word at its level, 12 dB softer and at 22.05 kHz.
+    @Test func aHissWhereTheWordsClaimVoiceRunsNothing() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let original = Self.real + "/fsdd/6_george_49_paused.wav"
+        let heard = try utterances(vsh, original)
+        #expect(heard.map { $0["text"] as? String } == ["reload"], "\(heard)")
+        #expect(heard.first?["stopped_by"] as? String == "unclear-word", "\(heard)")
+        let run = try #require((heard.first?["features"] as? [String: Any])?["hiss_in_voice"] as? Int, "\(heard)")
+        #expect(run >= 7, "\(run) frames: Gate.hissInVoiceUnder stops 7 and more")
+        for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
+            #expect(try decisions(vsh, file) == [nil], "\(label)")
+        }
+    }
+
     /// A word said alone that the grammar made a command of two words by putting one in
     /// runs nothing: the reading without that word fit as well or better (`LeftOut`). Real
     /// words after a pause, cut from fold 0's streams of words and digits said alone

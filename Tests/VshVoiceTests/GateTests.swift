@@ -37,6 +37,14 @@ import VshVoice
         Self.expectFloor(\.weakestHiss, Gate.hissAtLeast, on: "stop", under: 0.01)
         // One syllable heard as two: "right" as `record`.
         Self.expectFloor(\.syllableDip, Gate.dipAtLeast, on: "record", under: 0.5)
+        // A hiss where the words claim voice throughout: "six" as `reload`.
+        var hissing = Self.recognition("reload", 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 5, hissInVoice: Gate.hissInVoiceUnder))
+        #expect(Self.gate.judge(hissing, isPhrase: true).stoppedBy == .unclearWord)
+        hissing.features?.hissInVoice = Gate.hissInVoiceUnder - 1
+        #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9))
+        hissing.features?.hissInVoice = nil
+        #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9), "words with a voiceless phone: no check")
         // A word the grammar put in: a lone "play" as `play eight`, "play" alone as good.
         Self.expectFloor(\.leftOutGap, Gate.leftOutAtLeast, on: "play eight", under: 1, leftOut: ["play"])
     }
