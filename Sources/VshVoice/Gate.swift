@@ -131,9 +131,10 @@ package struct Gate: Sendable, Equatable {
     /// (`Confidence.Features.hissInVoice`, `Voicing.longestHiss`): an S or an F said, heard
     /// as a word without one. fsdd's george's lone "six" heard as `reload` hissed 4 to 14
     /// frames in a row over the words on fold 0 of bench/attention.py (its S at 8 kHz);
-    /// Speech Commands' "down", "go", "no" and "on" heard right hissed 0 to 3 frames but
-    /// for 5 of 477 (5 to 8 frames). Chosen on fold 0: 7 stops 12 of its 94 false runs and
-    /// asks and 1 of its 254 voiced words said (research/recognition/HISS_IN_VOICE.md).
+    /// Speech Commands' "down", "go", "no" and "on" heard right hissed 0 to 4 frames but
+    /// for 5 of 477 (5 to 8 frames, both folds). Chosen on fold 0: 7 stops 14 of its 95
+    /// false runs and asks and 1 of its 254 voiced words said; held out, 1 of 223 words
+    /// and no false run (research/recognition/HISS_IN_VOICE.md).
     package static let hissInVoiceUnder = 7
 
     /// How much better a phrase of two words or more must score than the best reading of
