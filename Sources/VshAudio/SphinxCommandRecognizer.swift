@@ -191,13 +191,12 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let voiced = Voicing.claimedThroughout(wordPhones)
         let spectrum = hissing.isEmpty && !parted && !voiced ? nil : Spectrum(led)
         let hiss = spectrum.flatMap { hissing.isEmpty ? nil : Hiss.onsets(of: hissing, in: $0)?.min() }
-        let dip = spectrum.flatMap { spectrum -> Double? in
-            guard parted, let first = located.first, let last = located.last else { return nil }
-            return Syllables.dip(in: spectrum, from: first.0 - 3, to: last.1 + 3)
-        }
-        let hissInVoice = spectrum.flatMap { spectrum -> Int? in
-            guard voiced, let first = located.first, let last = located.last else { return nil }
-            return Voicing.longestHiss(in: spectrum, of: led, from: first.0 - 3, to: last.1 + 3)
+        // The checks that read the words' frames whole, and three frames either side.
+        var dip: Double?, hissInVoice: Int?
+        if let spectrum, let first = located.first, let last = located.last {
+            let from = first.0 - 3, to = last.1 + 3
+            if parted { dip = Syllables.dip(in: spectrum, from: from, to: to) }
+            if voiced { hissInVoice = Voicing.longestHiss(in: spectrum, of: led, from: from, to: to) }
         }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,

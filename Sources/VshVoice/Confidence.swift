@@ -71,11 +71,11 @@ package struct Confidence: Sendable, Equatable {
         /// more between two syllables said, a few dB within one. Nil when the words claim no
         /// such parting, and for other words.
         package var syllableDip: Double?
-        /// Where the words claim voice throughout (no voiceless phone, `Voicing.claimedThroughout`:
-        /// `reload`, `undo`), the longest run of 10 ms frames over them that hiss
-        /// (`Voicing.longestHiss`): 0 to a few for a voiced word said, 10 to 30 for the S
-        /// of "six" heard as `reload`. Nil when the words claim a voiceless phone, and for
-        /// other words.
+        /// Where the words claim voice throughout (no voiceless phone,
+        /// `Voicing.claimedThroughout`: `reload`, `undo`), the longest run of 10 ms frames
+        /// over them that hiss (`Voicing.longestHiss`): 0 to 4 for nearly every voiced word
+        /// said, 4 to 14 (mostly 7 and 8) for the S of a lone "six" heard as `reload`. Nil
+        /// when the words claim a voiceless phone, and for other words.
         package var hissInVoice: Int?
         /// For a phrase of two words or more, the best reading of the same search that
         /// leaves one or more of its words out (a lone "play" for `play eight`, a lone "one"

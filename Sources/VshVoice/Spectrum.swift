@@ -4,7 +4,8 @@ import VshCore
 /// The power of each 10 ms frame of an utterance in the bands the acoustic checks read
 /// (`Hiss`, `Syllables`, `Voicing.longestHiss`), from the spectrum of the 25 ms from it
 /// (Hann window, 512-point FFT), and the room's: each band's mean over the quietest tenth
-/// of a second (`FrameLevels.quietest`). Worked out once an utterance, for the checks that apply to it.
+/// of a second (`FrameLevels.quietest`). Worked out once an utterance, for the checks that
+/// apply to it.
 package struct Spectrum: Sendable {
     /// A frame's power in the units of a sample's square.
     package struct Bands: Sendable {

@@ -78,16 +78,16 @@ extension Voicing {
     static let hissShare = 0.3
 
     /// Whether the words' phones (each word's, in order) are all voiced: "reload",
-    /// "marvin", "undo", "play one" no ("P"). Nil words, or a word without phones: no.
+    /// "marvin", "undo", "play one" no ("P"). No words, or a word without phones: no.
     package static func claimedThroughout(_ words: [[Substring]]) -> Bool {
         !words.isEmpty && words.allSatisfy { !$0.isEmpty } && !words.joined().contains(where: voiceless.contains)
     }
 
     /// The longest run of 10 ms frames from `from` to `to` that hiss: not voiced (YIN's
     /// difference over `aperiodic`), louder than the room by `hissAboveRoom` or more, with
-    /// `hissShare` of the voice band's power or more above 2.5 kHz (`Spectrum`). An S, an SH, an F or a
-    /// T's breath lasts 5 to 20 frames; a voiced word has none but a stop's release.
-    /// `audio` is what `spectrum` was made from.
+    /// `hissShare` of the voice band's power or more above 2.5 kHz (`Spectrum`). An S, an
+    /// SH, an F or a T's breath lasts 5 to 20 frames; a voiced word has none but a stop's
+    /// release. `audio` is what `spectrum` was made from.
     package static func longestHiss(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int) -> Int {
         let x = audio.map(Double.init)
         let first = max(0, from)

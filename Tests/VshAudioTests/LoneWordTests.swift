@@ -105,7 +105,8 @@ import VshVoice
     }
 
     /// A real "marvin", a user's command of two syllables, dips 15 dB and more at its V
-    /// (`Syllables`), has no stretch of hiss (`Voicing.longestHiss`) and runs; one syllable heard as two does not (`HearingTests`).
+    /// (`Syllables`), has no stretch of hiss (`Voicing.longestHiss`) and runs; one syllable
+    /// heard as two does not (`HearingTests`).
     @Test func twoSyllablesSaidDipBetweenThem() throws {
         let dir = TempDirectory()
         let mine = Self.jsgf.replacingOccurrences(of: "| back | reset | done;", with: "| back | reset | done | marvin;")
