@@ -422,6 +422,27 @@ def score_spoken(utterances, spans, expected):
     return right, asked, wrong, len(spans) - right - asked - wrong
 
 
+def why_missed(utterances, spans, expected):
+    """Why each command said to vsh that did not run was missed, counted: "joined" when the
+    utterance over it also spans another piece (the endpointer heard no end in the 2 to 3 s
+    of room between them), "stopped by X" when it was heard as the command and the check X
+    stopped it, "asked" when vsh asked about it, "heard as other words" when it was heard as something else or nothing
+    (hearing, not the gate)."""
+    why = collections.Counter()
+    for (a, b), want in zip(spans, expected):
+        over = [u for u in utterances if u["start"] < b + 0.3 and u["end"] > a - 0.3]
+        ran = [u for u in over if u["decision"] == "run"]
+        if any(command_of(u["line"]) == want or (u["line"] or "") == want for u in ran) or ran:
+            continue
+        if any(sum(u["start"] < q + 0.3 and u["end"] > p - 0.3 for p, q in spans) > 1 for u in over):
+            why["joined"] += 1
+        elif heard := [u for u in over if command_of(u["text"]) == want or u["text"] == want]:
+            why[f"stopped by {heard[0]['stopped_by']}" if heard[0]["stopped_by"] else "asked"] += 1
+        else:
+            why["heard as other words"] += 1
+    return why
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fold", type=int, choices=[0, 1], action="append", help="only this fold (default both)")
@@ -549,6 +570,8 @@ def report(fold, streams, results, tools, quick, trained=False):
                          f"({asked} of them asked), {wrong} wrong")
         note = " (no speaker ids: not a held-out figure)" if n == "alexa" else ""
         rows.append([f"spoken: {n} ({len(s[3])}){note}", *cells])
+        why = why_missed(results[("vsh", n)], s[3], s[4]) if "vsh" in tools else {}
+        print(f"vsh missed on {n}: " + (", ".join(f"{k} {c}" for k, c in why.most_common()) or "none"))
     markdown_table(head, rows)
     for r in rows:
         if not r[0].startswith("talk: "):
