@@ -411,7 +411,7 @@ def score_spoken(utterances, spans, expected):
     span ran the expected command."""
     right = asked = wrong = 0
     for (a, b), want in zip(spans, expected):
-        over = [u for u in utterances if u["start"] < b + 0.3 and u["end"] > a - 0.3]
+        over = [u for u in utterances if overlaps(u, a, b)]
         ran = [u for u in over if u["decision"] == "run"]
         if any(command_of(u["line"]) == want or (u["line"] or "") == want for u in ran):
             right += 1
@@ -422,19 +422,23 @@ def score_spoken(utterances, spans, expected):
     return right, asked, wrong, len(spans) - right - asked - wrong
 
 
+def overlaps(u, a, b):
+    """Whether utterance `u` overlaps the piece from `a` to `b` seconds (0.3 s either side)."""
+    return u["start"] < b + 0.3 and u["end"] > a - 0.3
+
+
 def why_missed(utterances, spans, expected):
-    """Why each command said to vsh that did not run was missed, counted: "joined" when the
+    """Why each command said to vsh that ran nothing was missed, counted: "joined" when the
     utterance over it also spans another piece (the endpointer heard no end in the 2 to 3 s
     of room between them), "stopped by X" when it was heard as the command and the check X
-    stopped it, "asked" when vsh asked about it, "heard as other words" when it was heard as something else or nothing
-    (hearing, not the gate)."""
+    stopped it, "asked" when vsh asked about it, "heard as other words" when it was heard
+    as something else or nothing (hearing, not the gate)."""
     why = collections.Counter()
     for (a, b), want in zip(spans, expected):
-        over = [u for u in utterances if u["start"] < b + 0.3 and u["end"] > a - 0.3]
-        ran = [u for u in over if u["decision"] == "run"]
-        if any(command_of(u["line"]) == want or (u["line"] or "") == want for u in ran) or ran:
+        over = [u for u in utterances if overlaps(u, a, b)]
+        if any(u["decision"] == "run" for u in over):
             continue
-        if any(sum(u["start"] < q + 0.3 and u["end"] > p - 0.3 for p, q in spans) > 1 for u in over):
+        if any(sum(overlaps(u, p, q) for p, q in spans) > 1 for u in over):
             why["joined"] += 1
         elif heard := [u for u in over if command_of(u["text"]) == want or u["text"] == want]:
             why[f"stopped by {heard[0]['stopped_by']}" if heard[0]["stopped_by"] else "asked"] += 1
@@ -570,7 +574,7 @@ def report(fold, streams, results, tools, quick, trained=False):
                          f"({asked} of them asked), {wrong} wrong")
         note = " (no speaker ids: not a held-out figure)" if n == "alexa" else ""
         rows.append([f"spoken: {n} ({len(s[3])}){note}", *cells])
-        why = why_missed(results[("vsh", n)], s[3], s[4]) if "vsh" in tools else {}
+        why = why_missed(results[("vsh", n)], s[3], s[4])
         print(f"vsh missed on {n}: " + (", ".join(f"{k} {c}" for k, c in why.most_common()) or "none"))
     markdown_table(head, rows)
     for r in rows:
