@@ -1,5 +1,6 @@
 import Foundation
 import VshCommands
+import VshCore
 
 /// The speech the tests decode: `Tests/Fixtures` in the checkout (small real recordings
 /// and the generator of the synthetic corpus), so a plain clone runs every test.
@@ -36,16 +37,25 @@ package enum EvalData {
         package var expected: String
     }
 
-    /// The spoken-command corpus, made by Tests/Fixtures/make-commands-corpus (espeak-ng,
-    /// flite, sox; about 3 s) into a temporary directory once per generator version.
-    package static func commandCorpus() throws -> [Spoken] {
-        let generator = directory + "/make-commands-corpus"
-        let stamp = (try? FileManager.default.attributesOfItem(atPath: generator)[.modificationDate] as? Date)
+    private static let corpusMaking = Locked(())
+
+    package static var corpusDirectory: String {
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: directory + "/make-commands-corpus")[.modificationDate] as? Date)
             .map { Int($0.timeIntervalSince1970) } ?? 0
-        let out = FileManager.default.temporaryDirectory.path + "/vsh-corpus-\(getuid())-\(stamp)"
+        return FileManager.default.temporaryDirectory.path + "/vsh-corpus-\(getuid())-\(stamp)"
+    }
+
+    /// The spoken-command corpus, made by Tests/Fixtures/make-commands-corpus (espeak-ng,
+    /// flite, sox; about 3 s) into `out` when it is not there yet: by default a temporary
+    /// directory named for the generator's version, so it is made once.
+    package static func commandCorpus(in out: String = corpusDirectory) throws -> [Spoken] {
+        let generator = directory + "/make-commands-corpus"
         let manifest = out + "/manifest.tsv"
-        if !FileManager.default.fileExists(atPath: manifest) {
-            let scratch = out + ".\(getpid())"
+        // Tests run in parallel: one generator at a time in this process, each into a
+        // scratch of its own, so a copy renamed into place is never still being written.
+        try corpusMaking.withLock { _ in
+            guard !FileManager.default.fileExists(atPath: manifest) else { return }
+            let scratch = out + ".\(getpid()).\(UUID().uuidString)"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: generator)
             process.arguments = [scratch]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshCore
 import VshTestSupport
 
 /// The voice pipeline over the synthetic spoken-command corpus (the bench measures it all;
@@ -19,6 +20,27 @@ import VshTestSupport
         let result = try vsh.run(["listen", "--json", "--from", path, "--grammar", grammar])
         guard result.status == 0 else { throw ListenFailed(message: result.stderr) }
         return try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    }
+
+    /// Tests run in parallel and may all ask for the corpus before it exists: each gets
+    /// the whole of it, every file in place.
+    @Test func callersAtOnceGetTheWholeCorpus() throws {
+        let out = FileManager.default.temporaryDirectory.path + "/vsh-corpus-test-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let got = Locked<[[String]]>([])
+        for i in 0..<4 {
+            Thread.detachNewThread {
+                usleep(useconds_t(i) * 400_000)  // a later caller comes while the first still writes
+                let files = (try? EvalData.commandCorpus(in: out))?.map(\.path) ?? []
+                got.withLock { $0.append(files) }
+            }
+        }
+        let all = try #require(got.wait(until: { $0.count == 4 }, deadline: Date() + 120) { $0 })
+        #expect(!all[0].isEmpty)
+        #expect(all.allSatisfy { $0 == all[0] })
+        #expect(all[0].allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let left = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        #expect(!left.contains { $0.hasPrefix(URL(fileURLWithPath: out).lastPathComponent + ".") }, "a scratch copy was left behind")
     }
 
     /// Each session file chains four to six commands with pauses: one utterance each, in
