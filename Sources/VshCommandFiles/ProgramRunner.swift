@@ -37,7 +37,7 @@ enum ProgramRunner {
         nonisolated(unsafe) var errors = Data()
         let (signalsSent, uncaught) = try UncaughtInterrupt.noting { pressed in
             try launch(process, arguments)
-            DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readDataToEndOfFile() }
+            DispatchQueue.global().async(group: group) { errors = error.fileHandleForReading.readToEndRetrying() }
             return waitShowingOutput(of: process, from: output.fileHandleForReading.fileDescriptor, in: context) {
                 context.session.interrupted() || pressed()
             }

@@ -1,5 +1,6 @@
 import Foundation
 import VshCommands
+import VshCore
 
 /// Fault injection for the transcript store: vsh run under a file-size limit, as another
 /// user, or killed at a random moment; stores filled directly in the format of FORMAT.md;
@@ -50,8 +51,8 @@ package enum FaultInjection {
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data(), err = Data()
         nonisolated(unsafe) var firstChange: Date?
-        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readToEndRetrying() }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readToEndRetrying() }
         if let killAfter {
             // prlimit and setpriv exec vsh, so the pid is vsh's.
             let pid = process.processIdentifier

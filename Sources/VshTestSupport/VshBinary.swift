@@ -1,5 +1,6 @@
 import Foundation
 import VshCommands
+import VshCore
 
 /// Runs the built `vsh` binary as a person would, in an isolated home: its own config,
 /// state and data directories, so tests never touch the real ones.
@@ -85,8 +86,8 @@ package struct VshBinary {
         // Read both pipes while writing, so a large script cannot deadlock on full pipes.
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data(), err = Data()
-        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readToEndRetrying() }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readToEndRetrying() }
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

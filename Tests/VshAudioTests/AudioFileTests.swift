@@ -262,7 +262,7 @@ private func sox(_ arguments: [String]) throws {
     let errors = Pipe()
     process.standardError = errors
     try process.run()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(decoding: errors.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
         throw AudioError("sox \(arguments.joined(separator: " ")) failed: \(message)")

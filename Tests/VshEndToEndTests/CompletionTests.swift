@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshCore
 import VshTestSupport
 
 /// The shell's completion of vsh (`vsh --generate-completion-script bash|zsh|fish`), as a
@@ -78,7 +79,7 @@ import VshTestSupport
             let out = Pipe()
             process.standardOutput = out
             try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let data = out.fileHandleForReading.readToEndRetrying()
             process.waitUntilExit()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshCore
 import VshTestSupport
 
 /// Recording through faults of the sound card and the disk, with the built binary: an
@@ -50,7 +51,7 @@ import VshTestSupport
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stderr: stderr, draft: Self.draftSamples(store).samples,
                    draftID: Self.draftSamples(store).id, delivered: Self.delivered(dir))

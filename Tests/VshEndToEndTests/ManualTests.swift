@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshCore
 import VshTestSupport
 
 /// The manual page `make man` installs (`vsh --generate-manual`), read as `man` reads it:
@@ -17,8 +18,8 @@ import VshTestSupport
         try process.run()
         nonisolated(unsafe) var out = Data(), err = Data()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readToEndRetrying() }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readToEndRetrying() }
         input.fileHandleForWriting.write(Data(page.utf8))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VshCore
 import VshTestSupport
 
 /// The short soak (bench/soak.py runs the hour): five minutes of spoken commands through
@@ -84,7 +85,7 @@ import VshTestSupport
         nonisolated(unsafe) var err = Data()
         DispatchQueue.global().async(group: group) {
             var pending = Data()
-            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+            while case let chunk = output.fileHandleForReading.readSomeRetrying(), !chunk.isEmpty {
                 pending += chunk
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     progress.add(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
@@ -92,7 +93,7 @@ import VshTestSupport
                 }
             }
         }
-        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { err = error.fileHandleForReading.readToEndRetrying() }
         var byEighth: [Int] = [], last = 0
         while process.isRunning {
             if let rss = residentKB(process.processIdentifier) {
