@@ -85,9 +85,12 @@ package final class PassThroughPreprocessor: Preprocessor {
 /// Test audio: steady low noise with louder tone bursts where speech would be, so the
 /// endpointer finds an utterance in each burst. `parts` alternate silence and speech
 /// lengths in seconds, starting with silence. `tone` is the bursts' amplitude (4,000:
-/// about −21 dBFS, over noise at −55 dBFS; above 32,767 they clip).
+/// about −21 dBFS, over noise at −55 dBFS; above 32,767 they clip). A steady tone held
+/// for a second is a hum to the endpointer, not speech: a burst that long needs
+/// `syllables` (a rate in Hz), which swings its level some 20 dB the way syllables do.
 package enum TestSignal {
-    package static func bursts(_ parts: [Double], seed: UInt32 = 7, tone amplitude: Double = 4_000) -> [Int16] {
+    package static func bursts(_ parts: [Double], seed: UInt32 = 7, tone amplitude: Double = 4_000,
+                               syllables: Double? = nil) -> [Int16] {
         var seed = seed
         var out: [Int16] = []
         for (i, seconds) in parts.enumerated() {
@@ -95,7 +98,9 @@ package enum TestSignal {
             for k in 0..<n {
                 seed = seed &* 1_103_515_245 &+ 12_345
                 let noise = Double(Int(seed >> 16) % 201 - 100)
-                let tone = i % 2 == 1 ? amplitude * sin(2 * Double.pi * 300 * Double(k) / Double(AudioFormat.sampleRate)) : 0
+                let t = Double(k) / Double(AudioFormat.sampleRate)
+                let envelope = syllables.map { 0.55 - 0.45 * cos(2 * Double.pi * $0 * t) } ?? 1
+                let tone = i % 2 == 1 ? amplitude * envelope * sin(2 * Double.pi * 300 * t) : 0
                 out.append(Int16(clamping: Int((noise + tone).rounded())))
             }
         }

@@ -115,7 +115,7 @@ import VshTestSupport
     /// Without the stop's recogniser (it could not load) that is all that is looked for.
     @Test func dictatedWordsThatEndInThePhraseStopAfterTheRest() throws {
         // A 4 s utterance, too long to be heard for the stop, then a short one.
-        let audio = TestSignal.bursts([1, 4, 1, 1, 1])
+        let audio = TestSignal.bursts([1, 4, 1, 1, 1], syllables: 4)
         let phrase = ["stop", "recording"]
         for stop in [SpokenStop(recognizer: FakeRecognizer([]), phrase: phrase, gate: Gate(threshold: 0.5)),
                      SpokenStop(phrase: phrase)] {
