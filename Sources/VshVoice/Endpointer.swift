@@ -51,14 +51,19 @@ package final class Endpointer {
         /// "Speech" whose frame energy has stayed within this many dB (standard deviation)
         /// for `steadyFrames` is a step up in the background (a fan, a hum, noise after
         /// digital silence), not speech: the noise floor moves up to it, and the utterance
-        /// ends where that second began. Speech swings 10–20 dB between syllables: over
-        /// one second its standard deviation was at least 5.2 dB on Speech Commands' "stop"
-        /// (fold 0's speakers, each clip with its room) and 7.2 dB in read speech. A room's
-        /// noise varies less, but coloured noise more than white: the rooms of those clips
-        /// 0.66 dB at the median, 1.37 dB at the 95th percentile and up to 2.1 dB. At 1 dB a
-        /// quarter of the rooms a person's word was followed by were heard as speech, and
-        /// the word was joined to the next one said seconds later.
-        package var steadyDeviation = 2.5
+        /// ends where that second began. Speech swings 10–20 dB between syllables; the
+        /// frame energy of steady white noise varies by about 0.5 dB.
+        package var steadyDeviation = 1.0
+        /// A second after the speech, all of it `roomUnderSpeech` dB or more under the
+        /// utterance's loudest frame, is steady within this many dB: the room the word was
+        /// followed by. Coloured noise swings more than white: the rooms after Speech
+        /// Commands' "stop"s (fold 0's speakers) 0.66 dB at the median, 1.37 dB at the 95th
+        /// percentile and up to 2.1 dB, and at 1 dB a quarter of them were heard as speech,
+        /// the word joined to the next one said seconds later. A word over loud noise
+        /// swings as little (2 dB over a second in pink noise 10 dB under it), but its
+        /// second holds its own loudest frames, so only `steadyDeviation` applies there.
+        package var roomDeviation = 2.5
+        package var roomUnderSpeech = 10.0
         package var steadyFrames = 100
 
         package init() {}
@@ -170,7 +175,8 @@ package final class Endpointer {
 
     package init(settings: Settings = Settings()) {
         self.settings = settings
-        steady = SteadyLevel(frames: settings.steadyFrames, deviation: settings.steadyDeviation)
+        steady = SteadyLevel(frames: settings.steadyFrames, deviation: settings.steadyDeviation,
+                             roomDeviation: settings.roomDeviation)
     }
 
     /// Whether an utterance is under way.
@@ -252,7 +258,7 @@ package final class Endpointer {
             return []
         }
         loudest = max(loudest, db)
-        if let level = steady.add(db), level > noise {
+        if let level = steady.add(db, roomUnder: loudest - settings.roomUnderSpeech), level > noise {
             // Not speech: the background rose. Without this the floor would only follow
             // it between utterances, a little at a time, and vsh would hear "speech" for
             // up to `maximumLength` at a time for minutes. Any steady rise over the floor
@@ -375,22 +381,25 @@ package final class Endpointer {
 }
 
 /// Whether the last `frames` frame energies (dB) were steady: their standard deviation at
-/// most `deviation`. Speech never is for long; a fan or a hum is.
+/// most `deviation`, or at most `roomDeviation` where every one of them is under a level
+/// (the room after speech). Speech never is for long; a fan or a hum is.
 struct SteadyLevel {
     let frames: Int
     let deviation: Double
+    let roomDeviation: Double
     private var ring: [Double] = []
     private var next = 0
     private var sum = 0.0
     private var squares = 0.0
 
-    init(frames: Int, deviation: Double) {
+    init(frames: Int, deviation: Double, roomDeviation: Double) {
         self.frames = frames
         self.deviation = deviation
+        self.roomDeviation = max(deviation, roomDeviation)
     }
 
     /// Adds a frame's energy; returns the mean of the last `frames` when they were steady.
-    mutating func add(_ db: Double) -> Double? {
+    mutating func add(_ db: Double, roomUnder ceiling: Double = -.infinity) -> Double? {
         guard frames > 1 else { return nil }
         if ring.count < frames {
             ring.append(db)
@@ -404,8 +413,9 @@ struct SteadyLevel {
         squares += db * db
         guard ring.count == frames else { return nil }
         let mean = sum / Double(frames)
-        let variance = max(0, squares / Double(frames) - mean * mean)
-        return variance.squareRoot() <= deviation ? mean : nil
+        let spread = max(0, squares / Double(frames) - mean * mean).squareRoot()
+        if spread <= deviation { return mean }
+        return spread <= roomDeviation && ring.allSatisfy({ $0 < ceiling }) ? mean : nil
     }
 
     mutating func reset() {

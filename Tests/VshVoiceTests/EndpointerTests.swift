@@ -241,6 +241,35 @@ extension EndpointerTests {
         #expect(abs(found[1].start - (4 - 0.4)) < 0.1 && found[1].end > 4.5, "\(found[1])")
     }
 
+    /// A loud coloured room comes on 0.7 s before a word said barely over it (its
+    /// syllables 6 dB over the room's level, as a word in pink noise 10 dB under it is to
+    /// the endpointer): its first second swings little more than the room's, but it holds
+    /// the word's loudest frames, so it is speech, not the room after it. With the room's
+    /// 2.5 dB applied to every second the word was cut off with the room's step and lost.
+    @Test func aWordOverARoomThatCameOnJustBeforeItIsHeard() {
+        var random = SplitMix64(seed: 20261203)
+        func gaussian() -> Double { (0..<12).map { _ in Double.random(in: 0..<1, using: &random) }.reduce(0, +) - 6 }
+        var gain = 1.0
+        let rate = 16_000.0
+        let audio = (0..<Int(4 * rate)).map { i -> Int16 in
+            let t = Double(i) / rate
+            if i % 160 == 0 { gain = pow(10, 1.8 * gaussian() / 20) }
+            var v = (t < 1 ? 6 : 300 * gain) * gaussian()
+            if t >= 1.7 && t < 2.5 {  // the word: two syllables a quarter of a second each
+                let syllable = 0.5 - 0.5 * cos(2 * Double.pi * 4 * (t - 1.7))
+                v += 600 * syllable * sin(2 * Double.pi * 2_000 * t)
+            }
+            return Int16(max(-32_768, min(32_767, v)))
+        }
+        let found = Self.utterances(Self.run(audio))
+        #expect(found.contains { $0.start <= 1.7 && $0.end >= 2.5 }, "the word from 1.7 to 2.5 s is in an utterance: \(found)")
+        var everywhere = Endpointer.Settings()
+        everywhere.steadyDeviation = 2.5
+        let cut = Self.utterances(Self.run(audio, everywhere))
+        #expect(!cut.contains { $0.start <= 1.7 && $0.end >= 2.5 },
+                "the word is as steady as the room: at 2.5 dB everywhere it is lost (\(cut))")
+    }
+
     /// The standard deviation of the 10 ms levels the endpointer measures (pre-emphasised
     /// energy in dB) over `audio`.
     static func levelDeviation(_ audio: [Int16]) -> Double {
