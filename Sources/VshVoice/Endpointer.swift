@@ -227,8 +227,9 @@ package final class Endpointer {
         return close(at: frameIndex)
     }
 
-    private func step(_ frame: ArraySlice<Int16>) -> [Event] {
-        defer { frameIndex += 1 }
+    /// A frame's level as the endpointer hears it: pre-emphasised (0.97, carried over
+    /// from the frame before in `previous`) energy per sample, in dB.
+    package static func level(of frame: ArraySlice<Int16>, after previous: inout Double) -> Double {
         var energy = 0.0
         for s in frame {
             let v = Double(s)
@@ -236,7 +237,12 @@ package final class Endpointer {
             previous = v
             energy += d * d
         }
-        let db = 10 * log10(energy / Double(Self.frameLength) + Self.silenceEnergy)
+        return 10 * log10(energy / Double(frame.count) + silenceEnergy)
+    }
+
+    private func step(_ frame: ArraySlice<Int16>) -> [Event] {
+        defer { frameIndex += 1 }
+        let db = Self.level(of: frame, after: &previous)
         let noise = floor ?? db
         let speech = db > noise + (inSpeech ? settings.holdThreshold : settings.threshold)
         if !inSpeech {

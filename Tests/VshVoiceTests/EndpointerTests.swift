@@ -217,14 +217,13 @@ extension EndpointerTests {
     /// own, the first ending where its speech did.
     @Test func aWordBeforeALouderColouredRoomEndsWithTheWord() {
         var random = SplitMix64(seed: 20261202)
-        func gaussian() -> Double { (0..<12).map { _ in Double.random(in: 0..<1, using: &random) }.reduce(0, +) - 6 }
         func room(_ seconds: Double, _ amplitude: Double, swing: Double) -> [Double] {
             // White noise whose level wanders from one 10 ms to the next by `swing` dB
             // (standard deviation), as a room's hum and rumble do.
             var gain = 1.0
             return (0..<Int(seconds * 16_000)).map { i in
-                if i % 160 == 0 { gain = pow(10, swing * gaussian() / 20) }
-                return amplitude * gain * gaussian()
+                if i % 160 == 0 { gain = pow(10, swing * random.roughGaussian() / 20) }
+                return amplitude * gain * random.roughGaussian()
             }
         }
         func tone(_ seconds: Double) -> [Double] {
@@ -248,13 +247,12 @@ extension EndpointerTests {
     /// 2.5 dB applied to every second the word was cut off with the room's step and lost.
     @Test func aWordOverARoomThatCameOnJustBeforeItIsHeard() {
         var random = SplitMix64(seed: 20261203)
-        func gaussian() -> Double { (0..<12).map { _ in Double.random(in: 0..<1, using: &random) }.reduce(0, +) - 6 }
         var gain = 1.0
         let rate = 16_000.0
         let audio = (0..<Int(4 * rate)).map { i -> Int16 in
             let t = Double(i) / rate
-            if i % 160 == 0 { gain = pow(10, 1.8 * gaussian() / 20) }
-            var v = (t < 1 ? 6 : 300 * gain) * gaussian()
+            if i % 160 == 0 { gain = pow(10, 1.8 * random.roughGaussian() / 20) }
+            var v = (t < 1 ? 6 : 300 * gain) * random.roughGaussian()
             if t >= 1.7 && t < 2.5 {  // the word: two syllables a quarter of a second each
                 let syllable = 0.5 - 0.5 * cos(2 * Double.pi * 4 * (t - 1.7))
                 v += 600 * syllable * sin(2 * Double.pi * 2_000 * t)
@@ -274,14 +272,8 @@ extension EndpointerTests {
     /// energy in dB) over `audio`.
     static func levelDeviation(_ audio: [Int16]) -> Double {
         var previous = 0.0
-        let levels = stride(from: 0, to: audio.count - 159, by: 160).map { start in
-            var energy = 0.0
-            for s in audio[start..<start + 160] {
-                let d = Double(s) - 0.97 * previous
-                previous = Double(s)
-                energy += d * d
-            }
-            return 10 * log10(energy / 160 + Endpointer.silenceEnergy)
+        let levels = stride(from: 0, to: audio.count - 159, by: 160).map {
+            Endpointer.level(of: audio[$0..<$0 + 160], after: &previous)
         }
         let mean = levels.reduce(0, +) / Double(levels.count)
         return (levels.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(levels.count)).squareRoot()
@@ -324,5 +316,12 @@ extension EndpointerTests {
         guard found.count == 2 else { return }
         #expect(found[0].end < 1.84 + 1.8, "the first ends within the steady second, the hangover and the padding: \(found[0])")
         #expect(abs(found[1].start - (6.84 - 0.4)) < 0.1, "\(found[1])")
+    }
+}
+
+extension SplitMix64 {
+    /// About a standard normal: the sum of twelve uniforms less 6.
+    mutating func roughGaussian() -> Double {
+        (0..<12).map { _ in Double.random(in: 0..<1, using: &self) }.reduce(0, +) - 6
     }
 }
