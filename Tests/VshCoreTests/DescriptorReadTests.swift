@@ -5,15 +5,21 @@ import VshCore
 /// A child's output is read whole even when signals interrupt the read: a handler
 /// without SA_RESTART makes a blocked read(2) fail with EINTR, which Foundation's own
 /// readers (`readDataToEndOfFile`, `availableData`) turn into a crash of the process.
-@Suite struct DescriptorReadTests {
-    /// Each signal is sent while the reader sleeps in read(2), as /proc shows it.
-    @Test(arguments: [false, true]) func aReadInterruptedBySignalsGoesOnToTheEnd(piecewise: Bool) throws {
-        var noted = sigaction(), previous = sigaction()
+@Suite(.serialized) struct DescriptorReadTests {
+    /// The handler, installed once for the test process and never taken back: the
+    /// disposition is process-wide, and a case that restored the default while another
+    /// was still signalling killed the process with SIGUSR1 (CI, on a fresh clone).
+    static let handler: Void = {
+        var noted = sigaction()
         noted.__sigaction_handler.sa_handler = { _ in }
         sigemptyset(&noted.sa_mask)
         noted.sa_flags = 0  // no SA_RESTART: the blocked read returns EINTR
-        sigaction(SIGUSR1, &noted, &previous)
-        defer { sigaction(SIGUSR1, &previous, nil) }
+        sigaction(SIGUSR1, &noted, nil)
+    }()
+
+    /// Each signal is sent while the reader sleeps in read(2), as /proc shows it.
+    @Test(arguments: [false, true]) func aReadInterruptedBySignalsGoesOnToTheEnd(piecewise: Bool) throws {
+        Self.handler
 
         let pipe = Pipe()
         let reader = Locked<(thread: pthread_t, id: pid_t)?>(nil)
