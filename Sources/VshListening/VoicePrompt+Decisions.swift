@@ -35,7 +35,7 @@ extension VoicePrompt {
     /// What it decided is also kept in `lastVerdict`.
     func decide(_ heard: Utterance, grammar: PromptGrammar, gate: Gate, notes: inout [String]) -> SpokenLine? {
         promptThread.check()
-        let standsAlone = afterCommand || heard.segment.quietBefore >= options.quietBefore
+        let standsAlone = afterCommand || quiet(before: heard) >= options.quietBefore
         afterCommand = false
         var heard = heard
         // Asleep, the wake phrase heard again on its own (`WakePhraseAgain`) wakes vsh when
@@ -260,6 +260,20 @@ extension VoicePrompt {
     private static func runnersUpFirst(_ words: [String], _ runnersUp: [String]) -> [String] {
         let closest = Set(runnersUp)
         return words.filter { closest.contains($0) } + words.filter { !closest.contains($0) }
+    }
+
+    /// The quiet before `heard`'s speech: since the speech before it, or where only
+    /// voiceless sounds came between (`Recognition.isVoiceless`: a breath, a click), since
+    /// the last speech with a voice (infinite when there was none). Notes what `heard` was
+    /// for the next utterance.
+    private func quiet(before heard: Utterance) -> Double {
+        var quiet = heard.segment.quietBefore
+        if afterVoiceless, let start = heard.segment.speechStart {
+            quiet = lastVoicedSpeechEnd.map { start - $0 } ?? .infinity
+        }
+        afterVoiceless = heard.recognition.isVoiceless
+        if !afterVoiceless { lastVoicedSpeechEnd = heard.segment.speechEnd }
+        return quiet
     }
 
     /// Whether `heard`, asleep, wakes vsh: the wake phrase (a command after it or not), not

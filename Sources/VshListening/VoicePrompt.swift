@@ -105,6 +105,12 @@ package final class VoicePrompt: PromptSideInput, ListeningControl, @unchecked S
     /// A command has run since the last utterance: the next one is said to vsh after it,
     /// and the quiet the listener missed while it ran is not counted (`quietBefore`).
     var afterCommand = false
+    /// When the speech of the last utterance with a voice in it ended (`Segment.speechEnd`;
+    /// nil before any), and whether the utterances since were all voiceless
+    /// (`Recognition.isVoiceless`). A breath or a click before a command is no talk: the
+    /// command's quiet before it is counted from the speech before them (`decide`).
+    var lastVoicedSpeechEnd: Double?
+    var afterVoiceless = false
     var question: PromptQuestion?
     var wake: SpokenPattern?
     /// What the prompt did with the last utterance (and the answer that settled a

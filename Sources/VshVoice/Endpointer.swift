@@ -119,6 +119,9 @@ package final class Endpointer {
         /// (infinite for the first: nothing was said before it): talk runs on after short
         /// pauses, a command is said after a silence.
         package var quietBefore = Double.infinity
+        /// When its first speech frame began, in seconds from the start of the stream, as
+        /// `speechEnd`; nil where not known.
+        package var speechStart: Double?
     }
 
     package static let frameLength = 160  // 10 ms at 16 kHz
@@ -357,7 +360,8 @@ package final class Endpointer {
             start: Double(from) / Double(AudioFormat.sampleRate), end: Double(to) / Double(AudioFormat.sampleRate),
             speechEnd: Double(lastSpeechFrame + 1) / 100, closedAt: Double(endFrame) / 100,
             snr: loudest - (floor ?? loudest), early: early, continuesEarly: hangoverAfterEarly != nil,
-            quietBefore: previousSpeechEnd.map { Double(speechStartFrame - $0) / 100 } ?? .infinity)
+            quietBefore: previousSpeechEnd.map { Double(speechStartFrame - $0) / 100 } ?? .infinity,
+            speechStart: Double(speechStartFrame) / 100)
     }
 
     /// `count` samples of `audio`, repeated as often as needed.

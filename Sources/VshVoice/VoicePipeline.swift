@@ -34,6 +34,15 @@ package struct Recognition: Sendable, Equatable {
     }
 
     package var text: String { words.map(\.word).joined(separator: " ") }
+
+    /// Whether none of it was voice: no word heard, or one word with no frame as periodic
+    /// as a vowel (`Confidence.Features.weakestVoicing`, by the confidence's own floor): a
+    /// breath drawn before a command, a click, a tap. No word of talk is said without a
+    /// vowel, so such a sound is no talk: the quiet before a command is counted from the
+    /// speech before it (`VoicePrompt.decide`).
+    package var isVoiceless: Bool {
+        words.isEmpty || (words.count == 1 && (features?.weakestVoicing ?? 0) >= Confidence.model.voiced)
+    }
 }
 
 /// Recognises a whole utterance against the command grammar.

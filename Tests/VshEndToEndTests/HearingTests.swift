@@ -162,6 +162,27 @@ import VshTestSupport
         }
     }
 
+    /// A command after a sound with no voice in it stands alone: the sound is no talk
+    /// (`Recognition.isVoiceless`). A real "stop" from fold 1's "stop" stream of
+    /// bench/attention.py, where its clip's first sound (a breath or a click, heard as
+    /// "two" with no voiced frame) was an utterance of its own 0.34 s before the word, and
+    /// the word was stopped as run on from talk. It runs, at its level, 12 dB softer (the
+    /// sound heard as "up") and at 22.05 kHz.
+    @Test func aCommandAfterABreathRuns() throws {
+        let vsh = VshBinary()
+        defer { vsh.remove() }
+        let original = Self.real + "/speech-commands/stop_67961766_nohash_0_paused.flac"
+        let heard = try utterances(vsh, original)
+        #expect(heard.count == 2, "\(heard)")
+        let voicing = try #require((heard.first?["features"] as? [String: Any])?["weakest_voicing"] as? Double, "\(heard)")
+        #expect(voicing >= 0.4, "\(voicing): no frame as voiced as a vowel (Confidence.model.voiced)")
+        #expect((heard.last?["quiet_before"] as? Double ?? 1) < 0.7, "\(heard): under voice.quiet_before_ms after the sound")
+        #expect(try decisions(vsh, original) == [nil, "stop"])
+        for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
+            #expect(try decisions(vsh, file) == [nil, "stop"], "\(label)")
+        }
+    }
+
     /// A word with an S heard as a command whose words claim voice throughout runs nothing:
     /// a stretch of its frames hisses (`Voicing.longestHiss`). fsdd's george's "six" after a
     /// pause, cut from fold 0's stream of digits said alone (bench/attention.py), where it

@@ -54,6 +54,7 @@ import VshTestSupport
         /// `phraseAlone`: asleep, the same audio heard again with the wake phrase alone.
         func hear(_ text: String, _ confidence: Double, alternatives: [String] = [], quietBefore: Double = 10,
                   speakerScore: Double? = nil, shortestWord: Double? = nil, otherWord: String? = nil,
+                  speech: (start: Double, end: Double)? = nil, voicing: Double? = nil,
                   phraseAlone: (text: String, confidence: Double)? = nil,
                   afterPhrase: (text: String, confidence: Double)? = nil) -> [PromptAction] {
             var utterance = ListeningTests.utterance(text, confidence, alternatives: alternatives)
@@ -64,11 +65,15 @@ import VshTestSupport
                 utterance.recognition.afterPhrase = [ListeningTests.utterance(afterPhrase.text, afterPhrase.confidence).recognition]
             }
             utterance.segment.quietBefore = quietBefore
-            if speakerScore != nil || shortestWord != nil || otherWord != nil {
+            if let speech {
+                utterance.segment.speechStart = speech.start
+                utterance.segment.speechEnd = speech.end
+            }
+            if speakerScore != nil || shortestWord != nil || otherWord != nil || voicing != nil {
                 let words = text.split(separator: " ").count
                 utterance.recognition.features = Confidence.Features(
-                    frames: 80, wordFrames: 40, phones: 3, words: words, otherWord: otherWord, speakerScore: speakerScore,
-                    shortestWord: shortestWord)
+                    frames: 80, wordFrames: 40, phones: 3, words: words, otherWord: otherWord, weakestVoicing: voicing ?? 0,
+                    speakerScore: speakerScore, shortestWord: shortestWord)
             }
             voice.post(.heard(utterance, grammar, gate))
             return voice.takeActions()
@@ -93,6 +98,29 @@ import VshTestSupport
             if case .notice(let lines, _) = action { return lines }
             return []
         }
+    }
+
+    /// A breath drawn before a command, loud enough to be an utterance of its own, is no
+    /// talk: nothing in it is voiced (`Recognition.isVoiceless`). The command's quiet is
+    /// counted from the talk before it; after a word with a voice, or talk that ended too
+    /// soon before the breath, the command still runs on from talk.
+    @Test func aBreathBeforeACommandIsNoTalk() {
+        let f = Fixture { $0.quietBefore = 0.7 }
+        _ = f.hear("what", 0, otherWord: "what", speech: (10, 10.5))
+        _ = f.hear("two", 0, quietBefore: 2.5, speech: (13, 13.3), voicing: 0.64)
+        #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.2, speech: (13.5, 14)))?.line == "list",
+                "3 s after the talk, the breath between")
+        _ = f.hear("two", 0, quietBefore: 2, speech: (16, 16.3), voicing: 0.1)
+        #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.2, speech: (16.5, 17))) == nil)
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .notStandAlone), "a word with a voice is talk")
+        _ = f.hear("what", 0, quietBefore: 3, otherWord: "what", speech: (20, 20.5))
+        _ = f.hear("two", 0, quietBefore: 0.2, speech: (20.7, 20.8), voicing: 0.64)
+        _ = f.hear("", 0, quietBefore: 0.1, speech: (20.9, 21))
+        #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.1, speech: (21.1, 21.5))) == nil)
+        #expect(f.voice.lastVerdict == Verdict(.ignore, stoppedBy: .notStandAlone), "0.6 s after the talk, two sounds between")
+        _ = f.hear("", 0, quietBefore: 3, speech: (25, 25.2))
+        #expect(Self.submitted(f.hear("list", 0.95, quietBefore: 0.2, speech: (25.4, 26)))?.line == "list",
+                "a sound with no word heard in it is no talk either")
     }
 
     @Test func theMarkFollowsTheListener() {
