@@ -252,6 +252,14 @@ package final class Endpointer {
             if let counted = hangoverAfterEarly {
                 let next = db > noise + settings.holdThreshold ? 0 : counted + 1
                 hangoverAfterEarly = next * 10 >= settings.hangover ? nil : next
+                // With the full hangover a steady second of the room would have closed the
+                // utterance too (as in speech, below): a room whose level swings past the
+                // hold threshold seldom gives `hangover` of quiet in a row, and a command
+                // said seconds later was taken for the rest of the one before it.
+                if hangoverAfterEarly != nil, steady.add(db, roomUnder: loudest - settings.roomUnderSpeech) != nil {
+                    hangoverAfterEarly = nil
+                }
+                if hangoverAfterEarly == nil { steady.reset() }
             }
             // Follow the floor down quickly and up slowly.
             floor = noise + (db < noise ? 0.2 : 0.01) * (db - noise)
@@ -259,6 +267,7 @@ package final class Endpointer {
             if run >= settings.startFrames {
                 inSpeech = true
                 quiet = 0
+                steady.reset()
                 loudest = db
                 speechStartFrame = frameIndex - run + 1
                 lastSpeechFrame = frameIndex

@@ -240,6 +240,35 @@ extension EndpointerTests {
         #expect(abs(found[1].start - (4 - 0.4)) < 0.1 && found[1].end > 4.5, "\(found[1])")
     }
 
+    /// After an utterance that ended early, a word said seconds later in a room that
+    /// ticks (a clock: a frame 6 dB over the room every 0.2 s, past the hold threshold, never
+    /// `hangover` of quiet in a row) is no continuation of it: with the full hangover the
+    /// room's steady second would have closed that utterance, as it closes one in speech.
+    /// A word 0.2 s after it still continues it.
+    @Test func aWordSecondsAfterAnEarlyEndInATickingRoomIsItsOwn() {
+        var random = SplitMix64(seed: 20261204)
+        func room(_ seconds: Double, ticks: Bool = false) -> [Double] {
+            (0..<Int(seconds * 16_000)).map { i in
+                let tick = ticks && i >= 2_400 && (i - 2_400) % 3_200 < 160
+                return (tick ? 60 : 30) * random.roughGaussian()
+            }
+        }
+        func tone(_ seconds: Double) -> [Double] {
+            (0..<Int(seconds * 16_000)).map { 6_000 * sin(2 * Double.pi * 440 * Double($0) / 16_000) }
+        }
+        var settings = Endpointer.Settings()
+        settings.earlyPause = 120
+        for (gap, continues) in [(0.2, true), (2.3, false)] {
+            let parts = room(1) + tone(0.5) + room(gap, ticks: true) + tone(0.5) + room(1.5)
+            let endpointer = Endpointer(settings: settings)
+            endpointer.endsEarly = { _ in .end }
+            let events = endpointer.feed(parts.map { Int16(max(-32_768, min(32_767, $0))) }) + endpointer.finish()
+            let segments = events.compactMap { if case .utterance(let s) = $0 { s } else { nil } }
+            #expect(segments.count == 2 && segments.first?.early == true, "gap \(gap) s: \(segments.map { ($0.start, $0.end, $0.early) })")
+            #expect(segments.map(\.continuesEarly) == [false, continues], "gap \(gap) s")
+        }
+    }
+
     /// A loud coloured room comes on 0.7 s before a word said barely over it (its
     /// syllables 6 dB over the room's level, as a word in pink noise 10 dB under it is to
     /// the endpointer): its first second swings little more than the room's, but it holds
