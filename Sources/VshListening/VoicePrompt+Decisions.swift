@@ -264,12 +264,13 @@ extension VoicePrompt {
 
     /// The quiet before `heard`'s speech: since the speech before it, or where only
     /// voiceless sounds came between (`Recognition.isVoiceless`: a breath, a click), since
-    /// the last speech with a voice (infinite when there was none). Notes what `heard` was
-    /// for the next utterance.
+    /// the last speech with a voice (infinite when there was none), and never less than
+    /// the endpointer's own (infinite for the first utterance of a new stream, whose times
+    /// start again). Notes what `heard` was for the next utterance.
     private func quiet(before heard: Utterance) -> Double {
         var quiet = heard.segment.quietBefore
         if afterVoiceless, let start = heard.segment.speechStart {
-            quiet = lastVoicedSpeechEnd.map { start - $0 } ?? .infinity
+            quiet = max(quiet, lastVoicedSpeechEnd.map { start - $0 } ?? .infinity)
         }
         afterVoiceless = heard.recognition.isVoiceless
         if !afterVoiceless { lastVoicedSpeechEnd = heard.segment.speechEnd }

@@ -256,10 +256,10 @@ package final class Endpointer {
                 // utterance too (as in speech, below): a room whose level swings past the
                 // hold threshold seldom gives `hangover` of quiet in a row, and a command
                 // said seconds later was taken for the rest of the one before it.
+                // (`close` and the start of speech reset `steady`, so it holds only this wait.)
                 if hangoverAfterEarly != nil, steady.add(db, roomUnder: loudest - settings.roomUnderSpeech) != nil {
                     hangoverAfterEarly = nil
                 }
-                if hangoverAfterEarly == nil { steady.reset() }
             }
             // Follow the floor down quickly and up slowly.
             floor = noise + (db < noise ? 0.2 : 0.01) * (db - noise)
