@@ -199,6 +199,7 @@ struct ListenSubcommand: ParsableCommand {
                         json.field("weakest_hiss", f.weakestHiss.map { ($0 * 1000).rounded() / 1000 })
                         json.field("syllable_dip", f.syllableDip.map { ($0 * 10).rounded() / 10 })
                         json.field("hiss_in_voice", integer: f.hissInVoice)
+                        json.field("hiss_before", integer: f.hissBefore)
                         json.field("left_out_reading", f.leftOutReading?.joined(separator: " "))
                         json.field("left_out_gap", f.leftOutGap)
                     }

@@ -181,22 +181,26 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         let weakest = other == nil ? weakestWord(heard, of: audio, frames: hyp.frames) : nil
         let located = Self.located(spans, dropped: dropped, in: levels)
         // The acoustic checks of what could run something, over the audio as it came (the
-        // level laid under it is a hiss of its own): each word that begins with a hiss, and
-        // the dip between syllables the words claim, and a hiss where they claim voice.
+        // level laid under it is a hiss of its own): each word that begins with a hiss, the
+        // dip between syllables the words claim, a hiss where they claim voice, and one
+        // before a first word that begins with voice.
         let wordPhones = other != nil ? [] : heard.map { decoder.phones(of: $0.segment.word) }
         let hissing = zip(wordPhones, located).compactMap { phones, span in
             Self.hisses[phones.first ?? ""].map { (span: span, kind: $0) }
         }
         let parted = Syllables.partings(wordPhones) > 0
         let voiced = Voicing.claimedThroughout(wordPhones)
-        let spectrum = hissing.isEmpty && !parted && !voiced ? nil : Spectrum(led)
+        let voicedOnset = wordPhones.first?.first.map(Voicing.voicedOnsets.contains) ?? false
+        let spectrum = hissing.isEmpty && !parted && !voiced && !voicedOnset ? nil : Spectrum(led)
         let hiss = spectrum.flatMap { hissing.isEmpty ? nil : Hiss.onsets(of: hissing, in: $0)?.min() }
-        // The checks that read the words' frames whole, and three frames either side.
-        var dip: Double?, hissInVoice: Int?
+        // The checks that read the words' frames whole, and three frames either side; and
+        // the onset of a first word that begins with voice.
+        var dip: Double?, hissInVoice: Int?, hissBefore: Int?
         if let spectrum, let first = located.first, let last = located.last {
             let from = first.0 - 3, to = last.1 + 3
             if parted { dip = Syllables.dip(in: spectrum, from: from, to: to) }
             if voiced { hissInVoice = Voicing.longestHiss(in: spectrum, of: led, from: from, to: to) }
+            if voicedOnset { hissBefore = Voicing.hissBefore(first, wordsEnd: last.1, in: spectrum, of: led) }
         }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,
@@ -206,7 +210,7 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
             weakestVoicing: Voicing.best(in: mayLie, of: audio).max() ?? 1,
             speakerScore: other == nil ? speaker?.score(audio) : nil, shortestWord: shortest,
             weakestWord: weakest?.word, weakestWordRatio: weakest?.ratio, strongestWordRatio: weakest?.strongest,
-            weakestHiss: hiss, syllableDip: dip, hissInVoice: hissInVoice, leftOutReading: leftOut?.words, leftOutGap: leftOut?.gap)
+            weakestHiss: hiss, syllableDip: dip, hissInVoice: hissInVoice, hissBefore: hissBefore, leftOutReading: leftOut?.words, leftOutGap: leftOut?.gap)
         // The stock confidence; the gate applies the person's calibration (`Gate.confidence`).
         return Recognition(words: words, confidence: Confidence.probability(features), alternatives: alternatives,
                            features: features)

@@ -77,6 +77,12 @@ package struct Confidence: Sendable, Equatable {
         /// said, 4 to 14 (mostly 7 and 8) for the S of a lone "six" heard as `reload`. Nil
         /// when the words claim a voiceless phone, and for other words.
         package var hissInVoice: Int?
+        /// Where the first word begins with voice and no frication (a vowel, R, L, W, Y, M,
+        /// N: `Voicing.voicedOnsets`), the longest run of 10 ms frames that hiss
+        /// (`Voicing.longestHiss`) in its onset, from `Voicing.onsetReach` frames before it to
+        /// a quarter into it (three frames at least): a lone "six" heard as `record`, "seven" as `marvin`. Nil
+        /// when the first word begins otherwise, and for other words.
+        package var hissBefore: Int?
         /// For a phrase of two words or more, the best reading of the same search that
         /// leaves one or more of its words out (a lone "play" for `play eight`, a lone "one"
         /// for `code one`: the grammar's words that may be heard alone, `OtherWords.lone`),
@@ -94,12 +100,13 @@ package struct Confidence: Sendable, Equatable {
                     speakerScore: Double? = nil, shortestWord: Double? = nil,
                     weakestWord: String? = nil, weakestWordRatio: Double? = nil, strongestWordRatio: Double? = nil,
                     weakestHiss: Double? = nil, syllableDip: Double? = nil, hissInVoice: Int? = nil,
-                    leftOutReading: [String]? = nil, leftOutGap: Double? = nil) {
+                    hissBefore: Int? = nil, leftOutReading: [String]? = nil, leftOutGap: Double? = nil) {
             self.leftOutReading = leftOutReading
             self.leftOutGap = leftOutGap
             self.weakestHiss = weakestHiss
             self.syllableDip = syllableDip
             self.hissInVoice = hissInVoice
+            self.hissBefore = hissBefore
             self.weakestWord = weakestWord
             self.weakestWordRatio = weakestWordRatio
             self.strongestWordRatio = strongestWordRatio

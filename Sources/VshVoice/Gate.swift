@@ -26,7 +26,8 @@ package struct Gate: Sendable, Equatable {
         /// begins with a hiss began with none (`Gate.hissAtLeast`), as "up" heard as `stop`,
         /// two syllables the words claim did not dip between them (`Gate.dipAtLeast`), as
         /// "right" heard as `record`, a stretch hissed where the words claim voice
-        /// throughout (`Gate.hissInVoiceUnder`), as "six" heard as `reload`, or the phrase
+        /// throughout (`Gate.hissInVoiceUnder`), as "six" heard as `reload`, or before a
+        /// first word that begins with voice (the same floor), as "six" heard as `record`, or the phrase
         /// fit the audio little better than a reading with one of its words left out
         /// (`Gate.leftOutAtLeast`), as a lone "play" heard as `play eight`.
         case unclearWord = "unclear-word"
@@ -134,7 +135,10 @@ package struct Gate: Sendable, Equatable {
     /// Speech Commands' "down", "go", "no" and "on" heard right hissed 0 to 4 frames but
     /// for 5 of 477 (5 to 8 frames, both folds). Chosen on fold 0: 7 stops 14 of its 95
     /// false runs and asks and 1 of its 254 voiced words said; held out, 1 of 223 words
-    /// and no false run (research/recognition/HISS_IN_VOICE.md).
+    /// and no false run (research/recognition/HISS_IN_VOICE.md). The same floor, set before
+    /// measuring, for a hiss before a first word that begins with voice
+    /// (`Confidence.Features.hissBefore`): a lone "six" heard as `record`, "seven" as
+    /// `marvin` (research/recognition/HISS_BEFORE.md).
     package static let hissInVoiceUnder = 7
 
     /// How much better a phrase of two words or more must score than the best reading of
@@ -214,6 +218,9 @@ package struct Gate: Sendable, Equatable {
             return .stopped(.unclearWord, confidence)
         }
         if let run = features?.hissInVoice, run >= Self.hissInVoiceUnder {
+            return .stopped(.unclearWord, confidence)
+        }
+        if let run = features?.hissBefore, run >= Self.hissInVoiceUnder {
             return .stopped(.unclearWord, confidence)
         }
         if Self.leftOutReading(of: recognition) != nil { return .stopped(.unclearWord, confidence) }

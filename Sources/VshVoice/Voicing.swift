@@ -68,6 +68,16 @@ extension Voicing {
     /// or breath within it is the word's own. A Z or a ZH is voiced in the dictionary but
     /// is often said as an S at a word's edge (fsdd's lucas says "zero" as "sero").
     static let voiceless: Set<Substring> = ["P", "T", "K", "F", "TH", "S", "SH", "CH", "HH", "Z", "ZH"]
+    /// The phones said with voice and no frication or burst: a word that begins with one
+    /// begins with no hiss.
+    package static let voicedOnsets: Set<Substring> = [
+        "AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW",
+        "R", "L", "W", "Y", "M", "N", "NG",
+    ]
+    /// How many 10 ms frames before a word its onset reaches, for a hiss before a word
+    /// that begins with voice (`Confidence.Features.hissBefore`): an S is 60 to 200 ms,
+    /// and where the words lie (`SphinxCommandRecognizer.located`) may put a word after it.
+    package static let onsetReach = 20
     /// A frame louder than the room by this many dB or more is sound, not the room.
     static let hissAboveRoom = 20.0
     /// A frame whose YIN difference is over this is not voiced.
@@ -83,24 +93,67 @@ extension Voicing {
         !words.isEmpty && words.allSatisfy { !$0.isEmpty } && !words.joined().contains(where: voiceless.contains)
     }
 
-    /// The longest run of 10 ms frames from `from` to `to` that hiss: not voiced (YIN's
-    /// difference over `aperiodic`), louder than the room by `hissAboveRoom` or more, with
-    /// `hissShare` of the voice band's power or more above 2.5 kHz (`Spectrum`). An S, an
+    /// The longest run of 10 ms frames from `from` to `to` that hiss (`hissing`). An S, an
     /// SH, an F or a T's breath lasts 5 to 20 frames; a voiced word has none but a stop's
     /// release. `audio` is what `spectrum` was made from.
     package static func longestHiss(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int) -> Int {
+        var run = 0, longest = 0
+        for hisses in hissing(in: spectrum, of: audio, from: from, to: to).frames {
+            run = hisses ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
+    /// Whether each 10 ms frame from `from` to `to` (those the audio has) hisses: not voiced
+    /// (YIN's difference over `aperiodic`), louder than the room by `hissAboveRoom` or more,
+    /// with `hissShare` of the voice band's power or more above 2.5 kHz (`Spectrum`), and
+    /// the first frame's index. `room`: the room's power, when not the spectrum's own
+    /// (`Spectrum.room`); `within`: how far under the utterance's loudest frame, in dB, a
+    /// frame may be and hiss (any, when nil).
+    static func hissing(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int,
+                        room: Double? = nil, within: Double? = nil) -> (first: Int, frames: [Bool]) {
         let x = audio.map(Double.init)
         let first = max(0, from)
         let last = min(to, spectrum.frames.count - 1, (x.count - window - longestLag) / hop)
-        guard first <= last else { return 0 }
-        let room = 10 * log10(spectrum.room.all + 1)
-        var run = 0, longest = 0
-        for f in first...last {
+        guard first <= last else { return (first, []) }
+        let room = 10 * log10((room ?? spectrum.room.all) + 1)
+        let floor = within.map { 10 * log10((spectrum.frames.map(\.all).max() ?? 0) + 1) - $0 } ?? -.infinity
+        return (first, (first...last).map { f in
             let bands = spectrum.frames[f]
-            let hisses = 10 * log10(bands.all + 1) >= room + hissAboveRoom && bands.sh >= hissShare * bands.voice
+            let level = 10 * log10(bands.all + 1)
+            return level >= room + hissAboveRoom && level >= floor && bands.sh >= hissShare * bands.voice
                 && difference(x, at: f * hop) > aperiodic
+        })
+    }
+
+    /// The run of frames that hiss (`hissing`) up to the onset of a word whose span of
+    /// 10 ms frames is `word`, where a word that begins with voice has none: the longest
+    /// run from `onsetReach` frames before the word to a quarter into it (three frames at
+    /// least) that goes on to three frames before the word or later. An S runs into the
+    /// vowel after it; a breath or a click before a word said after it ends before a
+    /// pause. The room is the loudest of the utterance's quietest tenth of a second and the
+    /// quietest tenth of the half second before the word and of the half second after the
+    /// words (which end at frame `wordsEnd`): a recording's own noise around its words is
+    /// its room where the audio beyond it is quieter (a clip padded with silence, a
+    /// microphone that gates its noise between words), and an S is a sound of its own. A
+    /// frame more than `Hiss.quietBelow` dB under the utterance's loudest is no S of its
+    /// words: an S before a vowel is 20 to 35 dB under it, the breath or the noise of a
+    /// recording's start before real people's "alexa" 40 dB and more.
+    package static func hissBefore(_ word: (Int, Int), wordsEnd: Int, in spectrum: Spectrum, of audio: [Int16]) -> Int {
+        let count = spectrum.frames.count
+        func quietest(_ from: Int, _ to: Int) -> Double {
+            let power = spectrum.frames[max(0, min(count, from))..<max(0, min(count, to))].map(\.all)
+            return FrameLevels.quietest(power, span: 10).map { $0.sum / 10 } ?? 0
+        }
+        let room = max(spectrum.room.all, quietest(word.0 - 50, word.0), quietest(wordsEnd + 1, wordsEnd + 51))
+        let (first, frames) = hissing(in: spectrum, of: audio, from: word.0 - onsetReach,
+                                      to: word.0 + max(3, (word.1 - word.0 + 1) / 4), room: room,
+                                      within: Hiss.quietBelow)
+        var run = 0, longest = 0
+        for (offset, hisses) in frames.enumerated() {
             run = hisses ? run + 1 : 0
-            longest = max(longest, run)
+            if first + offset >= word.0 - 3 { longest = max(longest, run) }
         }
         return longest
     }

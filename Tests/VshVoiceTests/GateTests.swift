@@ -45,6 +45,14 @@ import VshVoice
         #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9))
         hissing.features?.hissInVoice = nil
         #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9), "words with a voiceless phone: no check")
+        // A hiss before a word that begins with voice: "six" as `record`.
+        var hissed = Self.recognition("record", 0.9, features: Confidence.Features(
+            frames: 60, wordFrames: 40, phones: 5, hissBefore: Gate.hissInVoiceUnder))
+        #expect(Self.gate.judge(hissed, isPhrase: true).stoppedBy == .unclearWord)
+        hissed.features?.hissBefore = Gate.hissInVoiceUnder - 1
+        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9))
+        hissed.features?.hissBefore = nil
+        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9), "a first word that begins otherwise: no check")
         // A word the grammar put in: a lone "play" as `play eight`, "play" alone as good.
         Self.expectFloor(\.leftOutGap, Gate.leftOutAtLeast, on: "play eight", under: 1, leftOut: ["play"])
     }
