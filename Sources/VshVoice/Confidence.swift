@@ -78,10 +78,10 @@ package struct Confidence: Sendable, Equatable {
         /// when the words claim a voiceless phone, and for other words.
         package var hissInVoice: Int?
         /// Where the first word begins with voice and no frication (a vowel, R, L, W, Y, M,
-        /// N: `Voicing.voicedOnsets`), the longest run of 10 ms frames that hiss
-        /// (`Voicing.longestHiss`) in its onset, from `Voicing.onsetReach` frames before it to
-        /// a quarter into it (three frames at least): a lone "six" heard as `record`, "seven" as `marvin`. Nil
-        /// when the first word begins otherwise, and for other words.
+        /// N, NG: `Voicing.voicedOnsets`), the longest run of 10 ms frames that hiss running
+        /// into it, from 0.2 s before it to a quarter into it (`Voicing.hissBefore`): 0 for
+        /// nearly every such word said, 7 to 13 for the S of a lone "six" heard as
+        /// `record`. Nil when the first word begins otherwise, and for other words.
         package var hissBefore: Int?
         /// For a phrase of two words or more, the best reading of the same search that
         /// leaves one or more of its words out (a lone "play" for `play eight`, a lone "one"

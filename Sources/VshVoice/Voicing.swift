@@ -77,7 +77,14 @@ extension Voicing {
     /// How many 10 ms frames before a word its onset reaches, for a hiss before a word
     /// that begins with voice (`Confidence.Features.hissBefore`): an S is 60 to 200 ms,
     /// and where the words lie (`SphinxCommandRecognizer.located`) may put a word after it.
-    package static let onsetReach = 20
+    static let onsetReach = 20
+    /// How far under the utterance's loudest frame, in dB, a frame before a word that
+    /// begins with voice may lie and be an S of its words (`hissBefore`): an S before its
+    /// vowel lay 20 to 35 dB under it (fsdd's "six", 8 kHz), the noise or breath at the
+    /// start of real people's "alexa" recordings 40 dB and more
+    /// (research/recognition/HISS_BEFORE.md). A word that begins with an S has its own
+    /// check (`Hiss`), where an S can lie 45 dB under its vowel.
+    static let sBelowLoudest = 35.0
     /// A frame louder than the room by this many dB or more is sound, not the room.
     static let hissAboveRoom = 20.0
     /// A frame whose YIN difference is over this is not voiced.
@@ -115,14 +122,15 @@ extension Voicing {
                         room: Double? = nil, within: Double? = nil) -> (first: Int, frames: [Bool]) {
         let x = audio.map(Double.init)
         let first = max(0, from)
+        guard x.count >= window + longestLag else { return (first, []) }
         let last = min(to, spectrum.frames.count - 1, (x.count - window - longestLag) / hop)
         guard first <= last else { return (first, []) }
-        let room = 10 * log10((room ?? spectrum.room.all) + 1)
+        let roomLevel = 10 * log10((room ?? spectrum.room.all) + 1)
         let floor = within.map { 10 * log10((spectrum.frames.map(\.all).max() ?? 0) + 1) - $0 } ?? -.infinity
         return (first, (first...last).map { f in
             let bands = spectrum.frames[f]
             let level = 10 * log10(bands.all + 1)
-            return level >= room + hissAboveRoom && level >= floor && bands.sh >= hissShare * bands.voice
+            return level >= roomLevel + hissAboveRoom && level >= floor && bands.sh >= hissShare * bands.voice
                 && difference(x, at: f * hop) > aperiodic
         })
     }
@@ -136,10 +144,10 @@ extension Voicing {
     /// quietest tenth of the half second before the word and of the half second after the
     /// words (which end at frame `wordsEnd`): a recording's own noise around its words is
     /// its room where the audio beyond it is quieter (a clip padded with silence, a
-    /// microphone that gates its noise between words), and an S is a sound of its own. A
-    /// frame more than `Hiss.quietBelow` dB under the utterance's loudest is no S of its
-    /// words: an S before a vowel is 20 to 35 dB under it, the breath or the noise of a
-    /// recording's start before real people's "alexa" 40 dB and more.
+    /// microphone that gates its noise between words), and an S is a sound of its own (in
+    /// the half second before the word it can only raise that room, so miss an S, never
+    /// find one). A frame more than `sBelowLoudest` dB under the utterance's loudest is no
+    /// S of its words.
     package static func hissBefore(_ word: (Int, Int), wordsEnd: Int, in spectrum: Spectrum, of audio: [Int16]) -> Int {
         let count = spectrum.frames.count
         func quietest(_ from: Int, _ to: Int) -> Double {
@@ -149,7 +157,7 @@ extension Voicing {
         let room = max(spectrum.room.all, quietest(word.0 - 50, word.0), quietest(wordsEnd + 1, wordsEnd + 51))
         let (first, frames) = hissing(in: spectrum, of: audio, from: word.0 - onsetReach,
                                       to: word.0 + max(3, (word.1 - word.0 + 1) / 4), room: room,
-                                      within: Hiss.quietBelow)
+                                      within: sBelowLoudest)
         var run = 0, longest = 0
         for (offset, hisses) in frames.enumerated() {
             run = hisses ? run + 1 : 0

@@ -231,6 +231,7 @@ import VshTestSupport
         }
     }
 
+    /// A word said alone that the grammar made a command of two words by putting one in
     /// runs nothing: the reading without that word fit as well or better (`LeftOut`). Real
     /// words after a pause, cut from fold 0's streams of words and digits said alone
     /// (bench/attention.py), where they ran: a Speech Commands "on" heard as `code two`

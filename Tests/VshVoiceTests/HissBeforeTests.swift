@@ -45,6 +45,39 @@ import VshVoice
         #expect(Self.hissBefore(HissTests.span(from: 1.15, length: 0.3), in: Spectrum(said), of: said) == 0)
     }
 
+    /// A breath or a click before a word said after it ends before a pause: a hiss that
+    /// stops 80 ms before the vowel is not the word's onset.
+    @Test func aHissThatEndsBeforeAPauseIsNotTheOnset() {
+        let gap = [Double](repeating: 0, count: HissTests.rate * 8 / 100)
+        let said = HissTests.audio([HissTests.quiet, HissTests.hiss(seconds: 0.12).map { $0 * 0.1 }, gap,
+                                    HissTests.vowel(seconds: 0.3), HissTests.quiet])
+        #expect(Self.hissBefore(HissTests.span(from: 0.70, length: 0.3), in: Spectrum(said), of: said) == 0)
+    }
+
+    /// A recording that starts from digital silence brings its own noise with it, before
+    /// and after its word: that noise is the word's room, however far it lies over the
+    /// silence before it.
+    @Test func aRecordingsOwnNoiseAfterSilenceIsItsRoom() {
+        let silence = [Int16](repeating: 0, count: HissTests.rate / 2)
+        let noise = HissTests.hiss(seconds: 1.1).map { $0 * 0.03 }
+        let spoken = [Double](repeating: 0, count: HissTests.rate * 4 / 10) + HissTests.vowel(seconds: 0.3) + HissTests.quiet
+        let recording = HissTests.audio([zip(spoken, noise).map { $0 + $1 }], roomBelow: 200)
+        let said = silence + recording
+        #expect(Self.hissBefore(HissTests.span(from: 0.9, length: 0.3), in: Spectrum(said), of: said) == 0)
+    }
+
+    /// Breath 40 dB under the vowel, running into it over a near-silent room, is no S:
+    /// the same sound 20 dB under it is.
+    @Test func aHissFarUnderTheVowelIsNoS() {
+        func run(under gain: Double) -> Int {
+            let said = HissTests.audio([HissTests.quiet, HissTests.hiss(seconds: 0.15).map { $0 * gain },
+                                        HissTests.vowel(seconds: 0.3), HissTests.quiet], roomBelow: 80)
+            return Self.hissBefore(HissTests.span(from: 0.65, length: 0.3), in: Spectrum(said), of: said)
+        }
+        #expect(run(under: 0.01) == 0)
+        #expect(run(under: 0.1) >= Gate.hissInVoiceUnder)
+    }
+
     /// A room's steady hiss, as loud as an S (30 dB under the vowel), is the room.
     @Test func aSteadyHissingRoomIsNoRun() {
         let spoken = HissTests.quiet + HissTests.vowel(seconds: 0.3) + HissTests.quiet
