@@ -183,6 +183,21 @@ import VshTestSupport
         }
     }
 
+    /// fsdd's `name` (a real "six" cut from a stream, Tests/Fixtures/real/fsdd) is heard as
+    /// `text` and stopped as not clearly said, with a run of 7 hissing frames or more in the
+    /// feature `run`; 12 dB softer and at 22.05 kHz nothing runs either.
+    func expectHissStops(_ vsh: VshBinary, _ name: String, heardAs text: String, run feature: String) throws {
+        let original = Self.real + "/fsdd/" + name
+        let heard = try utterances(vsh, original)
+        #expect(heard.map { $0["text"] as? String } == [text], "\(heard)")
+        #expect(heard.first?["stopped_by"] as? String == "unclear-word", "\(heard)")
+        let run = try #require((heard.first?["features"] as? [String: Any])?[feature] as? Int, "\(heard)")
+        #expect(run >= 7, "\(run) frames: Gate.hissInVoiceUnder stops 7 and more")
+        for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
+            #expect(try decisions(vsh, file) == [nil], "\(name), \(label)")
+        }
+    }
+
     /// A word with an S heard as a command whose words claim voice throughout runs nothing:
     /// a stretch of its frames hisses (`Voicing.longestHiss`). fsdd's george's "six" after a
     /// pause, cut from fold 0's stream of digits said alone (bench/attention.py), where it
@@ -191,15 +206,7 @@ import VshTestSupport
     @Test func aHissWhereTheWordsClaimVoiceRunsNothing() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let original = Self.real + "/fsdd/6_george_49_paused.wav"
-        let heard = try utterances(vsh, original)
-        #expect(heard.map { $0["text"] as? String } == ["reload"], "\(heard)")
-        #expect(heard.first?["stopped_by"] as? String == "unclear-word", "\(heard)")
-        let run = try #require((heard.first?["features"] as? [String: Any])?["hiss_in_voice"] as? Int, "\(heard)")
-        #expect(run >= 7, "\(run) frames: Gate.hissInVoiceUnder stops 7 and more")
-        for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
-            #expect(try decisions(vsh, file) == [nil], "\(label)")
-        }
+        try expectHissStops(vsh, "6_george_49_paused.wav", heardAs: "reload", run: "hiss_in_voice")
     }
 
     /// A hiss before a first word that begins with voice runs nothing: fsdd's lucas's "six",
@@ -213,15 +220,7 @@ import VshTestSupport
     @Test func aHissBeforeAWordThatBeginsWithVoiceRunsNothing() throws {
         let vsh = VshBinary()
         defer { vsh.remove() }
-        let original = Self.real + "/fsdd/6_lucas_18_paused.wav"
-        let heard = try utterances(vsh, original)
-        #expect(heard.map { $0["text"] as? String } == ["record"], "\(heard)")
-        #expect(heard.first?["stopped_by"] as? String == "unclear-word", "\(heard)")
-        let run = try #require((heard.first?["features"] as? [String: Any])?["hiss_before"] as? Int, "\(heard)")
-        #expect(run >= 7, "\(run) frames: Gate.hissInVoiceUnder stops 7 and more")
-        for (label, file) in try through(["soft": ["vol -12dB"], "22k": ["-r 22050"]], original, in: vsh) {
-            #expect(try decisions(vsh, file) == [nil], "\(label)")
-        }
+        try expectHissStops(vsh, "6_lucas_18_paused.wav", heardAs: "record", run: "hiss_before")
         vsh.home.write("#JSGF V1.0;\ngrammar alexa;\npublic <alexa> = alexa;\n", to: "alexa.gram")
         let grammar = vsh.home.file("alexa.gram")
         let alexa = Self.real + "/alexa/214.flac"

@@ -38,21 +38,9 @@ import VshVoice
         // One syllable heard as two: "right" as `record`.
         Self.expectFloor(\.syllableDip, Gate.dipAtLeast, on: "record", under: 0.5)
         // A hiss where the words claim voice throughout: "six" as `reload`.
-        var hissing = Self.recognition("reload", 0.9, features: Confidence.Features(
-            frames: 60, wordFrames: 40, phones: 5, hissInVoice: Gate.hissInVoiceUnder))
-        #expect(Self.gate.judge(hissing, isPhrase: true).stoppedBy == .unclearWord)
-        hissing.features?.hissInVoice = Gate.hissInVoiceUnder - 1
-        #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9))
-        hissing.features?.hissInVoice = nil
-        #expect(Self.gate.judge(hissing, isPhrase: true) == .sure(0.9), "words with a voiceless phone: no check")
+        Self.expectCeiling(\.hissInVoice, Gate.hissInVoiceUnder, on: "reload")
         // A hiss before a word that begins with voice: "six" as `record`.
-        var hissed = Self.recognition("record", 0.9, features: Confidence.Features(
-            frames: 60, wordFrames: 40, phones: 5, hissBefore: Gate.hissInVoiceUnder))
-        #expect(Self.gate.judge(hissed, isPhrase: true).stoppedBy == .unclearWord)
-        hissed.features?.hissBefore = Gate.hissInVoiceUnder - 1
-        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9))
-        hissed.features?.hissBefore = nil
-        #expect(Self.gate.judge(hissed, isPhrase: true) == .sure(0.9), "a first word that begins otherwise: no check")
+        Self.expectCeiling(\.hissBefore, Gate.hissInVoiceUnder, on: "record")
         // A word the grammar put in: a lone "play" as `play eight`, "play" alone as good.
         Self.expectFloor(\.leftOutGap, Gate.leftOutAtLeast, on: "play eight", under: 1, leftOut: ["play"])
     }
@@ -76,6 +64,18 @@ import VshVoice
         heard.features?[keyPath: measure] = floor - under
         #expect(Self.gate.judge(heard, isPhrase: true).stoppedBy == .unclearWord, "\(measure)")
         heard.features?[keyPath: measure] = floor
+        #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure)")
+        heard.features?[keyPath: measure] = nil
+        #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure): no measure, no check")
+    }
+
+    /// `measure` at `ceiling` stops `words` as unclear, one under it does not, and no
+    /// measure (words the check does not apply to) is no check.
+    static func expectCeiling(_ measure: WritableKeyPath<Confidence.Features, Int?>, _ ceiling: Int, on words: String) {
+        var heard = Self.recognition(words, 0.9, features: Confidence.Features(frames: 60, wordFrames: 40, phones: 5))
+        heard.features?[keyPath: measure] = ceiling
+        #expect(Self.gate.judge(heard, isPhrase: true).stoppedBy == .unclearWord, "\(measure)")
+        heard.features?[keyPath: measure] = ceiling - 1
         #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure)")
         heard.features?[keyPath: measure] = nil
         #expect(Self.gate.judge(heard, isPhrase: true) == .sure(0.9), "\(measure): no measure, no check")
