@@ -67,8 +67,9 @@ package struct Confidence: Sendable, Equatable {
         /// one, for other words, and for audio with no band above 4 kHz.
         package var weakestHiss: Double?
         /// Where the words claim two vowels parted by a stop or a fricative, the deepest dip
-        /// of the voice's band between two of the words' peaks, in dB (`Syllables`): 15 and
-        /// more between two syllables said, a few dB within one. Nil when the words claim no
+        /// of the voice's band between two of the words' voiced peaks, in dB (`Syllables`):
+        /// 15 and more between two syllables said, a few dB within one, and a stop's release
+        /// or a fricative after the one vowel there is no peak. Nil when the words claim no
         /// such parting, and for other words.
         package var syllableDip: Double?
         /// Where the words claim voice throughout (no voiceless phone,

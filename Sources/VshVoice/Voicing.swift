@@ -41,6 +41,15 @@ package enum Voicing {
         }
     }
 
+    /// Whether each 10 ms frame from `from` to `to` is voiced: YIN's difference at or under
+    /// `aperiodic`. A frame the audio does not hold whole is not.
+    static func periodic(_ audio: [Int16], from: Int, to: Int) -> [Bool] {
+        let x = audio.map(Double.init)
+        return (from...to).map { f in
+            f >= 0 && f * hop + window + longestLag <= x.count && difference(x, at: f * hop) <= aperiodic
+        }
+    }
+
     /// YIN's cumulative mean normalised difference at its lowest over the pitch lags, for
     /// the window starting at `start`.
     static func difference(_ x: [Double], at start: Int) -> Double {

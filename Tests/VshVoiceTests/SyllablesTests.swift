@@ -2,8 +2,8 @@ import Testing
 import VshVoice
 
 /// Whether the audio has the syllables the words claim (`Syllables`): which words claim a
-/// parting, and the dip of the voice's band on made sounds (`HissTests`' vowel, hiss and
-/// room).
+/// parting, and the dip of the voice's band on made sounds (`HissTests`' vowel, hiss,
+/// noise and room).
 @Suite struct SyllablesTests {
     static func phones(_ words: String...) -> [[Substring]] {
         words.map { $0.split(separator: " ") }
@@ -32,7 +32,7 @@ import VshVoice
     /// Frames from 0.4 s before the first vowel to 0.2 s after the last, of audio that
     /// begins with half a second of quiet.
     static func dip(_ audio: [Int16], seconds: Double) -> Double {
-        Syllables.dip(in: Spectrum(audio), from: 10, to: Int((0.5 + seconds + 0.2) * 100))
+        Syllables.dip(in: Spectrum(audio), of: audio, from: 10, to: Int((0.5 + seconds + 0.2) * 100))
     }
 
     @Test func twoSyllablesPartedByAClosureDip() {
@@ -66,5 +66,16 @@ import VshVoice
         let release = HissTests.vowel(seconds: 0.08).map { $0 * 0.03 }
         let said = HissTests.audio([HissTests.quiet, HissTests.vowel(seconds: 0.3), Self.closure, release, HissTests.quiet])
         #expect(Self.dip(said, seconds: 0.44) < 3)
+    }
+
+    /// A stop's release after the one vowel there is ("right" heard as `record`): a burst
+    /// of noise after a closure, as loud in the voice's band as the vowel, has no voice and
+    /// is no second syllable. A vowel after the same closure is.
+    @Test func aSoundWithoutVoiceIsNoPeak() {
+        let release = HissTests.noise(HissTests.rate * 8 / 100, seed: 11)
+        let said = HissTests.audio([HissTests.quiet, HissTests.vowel(seconds: 0.3), Self.closure, release, HissTests.quiet])
+        #expect(Self.dip(said, seconds: 0.44) < 3)
+        let two = HissTests.audio([HissTests.quiet, HissTests.vowel(seconds: 0.3), Self.closure, HissTests.vowel(seconds: 0.08), HissTests.quiet])
+        #expect(Self.dip(two, seconds: 0.44) >= 20)
     }
 }
