@@ -42,11 +42,18 @@ package enum Voicing {
     }
 
     /// Whether each 10 ms frame from `from` to `to` is voiced: YIN's difference at or under
-    /// `aperiodic`. A frame the audio does not hold whole is not.
-    static func periodic(_ audio: [Int16], from: Int, to: Int) -> [Bool] {
+    /// `aperiodic` once the room's share of the frame is taken off. A steady noise that is a
+    /// share r of a frame's power raises the difference of a periodic sound by about that
+    /// share (to d(1 − r) + r), so a vowel near the room's level is judged as it would be
+    /// in quiet: voiced where the difference is at most `aperiodic` + (1 − `aperiodic`) r.
+    /// `spectrum` is the audio's (`Spectrum`); a frame the audio does not hold whole is not
+    /// voiced.
+    static func periodic(_ audio: [Int16], in spectrum: Spectrum, from: Int, to: Int) -> [Bool] {
         let x = audio.map(Double.init)
         return (from...to).map { f in
-            f >= 0 && f * hop + window + longestLag <= x.count && difference(x, at: f * hop) <= aperiodic
+            guard f >= 0, f < spectrum.frames.count, f * hop + window + longestLag <= x.count else { return false }
+            let share = min(1, spectrum.room.all / max(spectrum.frames[f].all, 1))
+            return difference(x, at: f * hop) <= aperiodic + (1 - aperiodic) * share
         }
     }
 

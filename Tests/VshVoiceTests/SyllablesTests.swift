@@ -78,4 +78,13 @@ import VshVoice
         let two = HissTests.audio([HissTests.quiet, HissTests.vowel(seconds: 0.3), Self.closure, HissTests.vowel(seconds: 0.08), HissTests.quiet])
         #expect(Self.dip(two, seconds: 0.44) >= 20)
     }
+
+    /// A vowel in a noise as loud as itself is still voiced: the noise's share of each frame
+    /// is taken off YIN's difference before it is judged (`Voicing.periodic`), so the
+    /// second syllable is still a peak and the dip is still there.
+    @Test func aVowelInLoudNoiseIsStillAPeak() {
+        let parts = [HissTests.quiet, HissTests.vowel(seconds: 0.2), Self.closure, HissTests.vowel(seconds: 0.25), HissTests.quiet]
+        let dip = Self.dip(HissTests.audio(parts, roomBelow: 0), seconds: 0.51)
+        #expect(dip >= Gate.dipAtLeast, "\(dip) dB")
+    }
 }
