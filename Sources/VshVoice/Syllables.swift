@@ -48,7 +48,8 @@ package enum Syllables {
         let room = spectrum.room.voice
         let level = spectrum.frames[first...last].map { 10 * log10(max(0, $0.voice - room) + room / 10 + 1) }
         let loud = (level.max() ?? 0) - peakWithin
-        let voiced = Voicing.periodic(audio, in: spectrum, from: first, to: last)
+        // A frame under `loud` is no peak whether voiced or not: only those over it are judged.
+        let voiced = Voicing.periodic(audio, in: spectrum, from: first, to: last) { level[$0 - first] >= loud }
         let peak = level.indices.map { voiced[$0] ? level[$0] : -.infinity }
         var after = [Double](repeating: -.infinity, count: level.count)
         for i in level.indices.reversed().dropFirst() { after[i] = max(after[i + 1], peak[i + 1]) }
