@@ -48,9 +48,9 @@ package enum Voicing {
     /// in quiet: voiced where the difference is at most `aperiodic` + (1 − `aperiodic`) r.
     /// `spectrum` is the audio's (`Spectrum`); a frame the audio does not hold whole is not
     /// voiced, nor one `judged` leaves out (YIN costs about a tenth of a millisecond a
-    /// frame: a caller that reads only some frames says which).
+    /// frame: the caller says which frames it reads).
     static func periodic(_ audio: [Int16], in spectrum: Spectrum, from: Int, to: Int,
-                         judged: (Int) -> Bool = { _ in true }) -> [Bool] {
+                         judged: (Int) -> Bool) -> [Bool] {
         let x = audio.map(Double.init)
         return (from...to).map { f in
             guard judged(f), f >= 0, f < spectrum.frames.count, f * hop + window + longestLag <= x.count else { return false }

@@ -28,6 +28,9 @@ import VshVoice
     }
 
     static let closure = [Double](repeating: 0, count: HissTests.rate * 6 / 100)
+    /// Two vowels, 0.2 s and 0.25 s, parted by a closure, after half a second of quiet:
+    /// 0.51 s of words.
+    static let twoSyllables = [HissTests.quiet, HissTests.vowel(seconds: 0.2), closure, HissTests.vowel(seconds: 0.25), HissTests.quiet]
 
     /// Frames from 0.4 s before the first vowel to 0.2 s after the last, of audio that
     /// begins with half a second of quiet.
@@ -36,7 +39,7 @@ import VshVoice
     }
 
     @Test func twoSyllablesPartedByAClosureDip() {
-        let said = HissTests.audio([HissTests.quiet, HissTests.vowel(seconds: 0.2), Self.closure, HissTests.vowel(seconds: 0.25), HissTests.quiet])
+        let said = HissTests.audio(Self.twoSyllables)
         #expect(Self.dip(said, seconds: 0.51) >= 20)
     }
 
@@ -46,17 +49,15 @@ import VshVoice
     }
 
     @Test func theLevelDoesNotMoveIt() {
-        let parts = [HissTests.quiet, HissTests.vowel(seconds: 0.2), Self.closure, HissTests.vowel(seconds: 0.25), HissTests.quiet]
-        let loud = Self.dip(HissTests.audio(parts, peak: 20_000), seconds: 0.51)
-        let soft = Self.dip(HissTests.audio(parts, peak: 1_000), seconds: 0.51)
+        let loud = Self.dip(HissTests.audio(Self.twoSyllables, peak: 20_000), seconds: 0.51)
+        let soft = Self.dip(HissTests.audio(Self.twoSyllables, peak: 1_000), seconds: 0.51)
         #expect(abs(loud - soft) < 1, "\(loud) dB at 20000, \(soft) dB at 1000")
     }
 
     /// A steady room 12 dB under the vowels' peak fills the closure: taken off, it dips as
     /// in quiet.
     @Test func aSteadyRoomDoesNotFillTheDip() {
-        let parts = [HissTests.quiet, HissTests.vowel(seconds: 0.2), Self.closure, HissTests.vowel(seconds: 0.25), HissTests.quiet]
-        let dip = Self.dip(HissTests.audio(parts, roomBelow: 12), seconds: 0.51)
+        let dip = Self.dip(HissTests.audio(Self.twoSyllables, roomBelow: 12), seconds: 0.51)
         #expect(dip >= 15, "\(dip) dB")
     }
 
@@ -83,8 +84,7 @@ import VshVoice
     /// is taken off YIN's difference before it is judged (`Voicing.periodic`), so the
     /// second syllable is still a peak and the dip is still there.
     @Test func aVowelInLoudNoiseIsStillAPeak() {
-        let parts = [HissTests.quiet, HissTests.vowel(seconds: 0.2), Self.closure, HissTests.vowel(seconds: 0.25), HissTests.quiet]
-        let dip = Self.dip(HissTests.audio(parts, roomBelow: 0), seconds: 0.51)
+        let dip = Self.dip(HissTests.audio(Self.twoSyllables, roomBelow: 0), seconds: 0.51)
         #expect(dip >= Gate.dipAtLeast, "\(dip) dB")
     }
 }
