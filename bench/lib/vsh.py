@@ -1,13 +1,16 @@
 """Running the two recognisers on a file: `vsh listen` and stock pocketsphinx_continuous,
 one process per file, and what a command phrase is compared as."""
 import concurrent.futures
+import glob
 import json
+import os
 import re
 import resource
 import subprocess
 import time
 
-from .env import log
+from .data import fold_of
+from .env import EVAL_DIR, log
 
 MODEL = "/usr/share/pocketsphinx/model/en-us"
 DICTIONARY = MODEL + "/cmudict-en-us.dict"
@@ -56,6 +59,20 @@ def listen(vsh, env, path, grammar=None, extra=(), timeout=TIMEOUT):
     """`vsh listen --from PATH --json [--grammar G] EXTRA`: (one JSON object per utterance,
     None), or (None, why it failed)."""
     return json_lines(*run(listen_argv(vsh, path, grammar, extra), env, timeout))
+
+
+def speech_commands_heard(vsh, env, words, grammar, jobs=2):
+    """Every Speech Commands clip of `words` (EVAL_DIR/real/speech-commands/WORD/*.flac)
+    through `vsh listen --grammar GRAMMAR`, `jobs` at a time: for each clip, in order, its
+    speaker's fold (`fold_of`), its word and the utterances heard as that word."""
+    paths = [p for w in words for p in sorted(glob.glob(os.path.join(EVAL_DIR, "real", "speech-commands", w, "*.flac")))]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        heard = list(pool.map(lambda p: listen(vsh, env, p, grammar)[0] or [], paths))
+    rows = []
+    for path, objs in zip(paths, heard):
+        word = os.path.basename(os.path.dirname(path))
+        rows.append((fold_of(os.path.basename(path).split("_")[0]), word, [o for o in objs if o.get("text") == word]))
+    return rows
 
 
 def commands(objs):

@@ -10,15 +10,12 @@ how many of those a floor of `Gate.hissInVoiceUnder` frames would stop
 """
 import argparse
 import collections
-import concurrent.futures
-import glob
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
-from lib.data import fold_of  # noqa: E402
-from lib.env import EVAL_DIR, ROOT, VSH, snapshot_home  # noqa: E402
-from lib.vsh import listen  # noqa: E402
+from lib.env import ROOT, VSH, snapshot_home  # noqa: E402
+from lib.vsh import speech_commands_heard  # noqa: E402
 
 WORDS = ["left", "no", "off", "on", "right", "up", "yes"]
 RUN_AT_LEAST = 7  # Gate.hissInVoiceUnder
@@ -30,19 +27,13 @@ def main():
     ap.add_argument("--vsh", nargs="+", default=[VSH])
     args = ap.parse_args()
     _, env = snapshot_home("vsh-onset-")
-    paths = [p for w in WORDS for p in sorted(glob.glob(os.path.join(EVAL_DIR, "real", "speech-commands", w, "*.flac")))]
     for vsh in args.vsh:
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            heard = list(pool.map(lambda p: listen(vsh, env, p, GRAMMAR)[0] or [], paths))
+        heard = speech_commands_heard(vsh, env, WORDS, GRAMMAR)
         print(vsh)
         for fold in (0, 1):
             counts, runs, by_word = collections.Counter(), collections.Counter(), collections.Counter()
-            for path, objs in zip(paths, heard):
-                if fold_of(os.path.basename(path).split("_")[0]) != fold:
-                    continue
-                word = os.path.basename(os.path.dirname(path))
+            for _, word, right in (row for row in heard if row[0] == fold):
                 counts["clips"] += 1
-                right = [o for o in objs if o.get("text") == word]
                 if any(o.get("decision") == "run" for o in right):
                     counts["ran"] += 1
                 run = max([(o.get("features") or {}).get("hiss_before") or 0 for o in right], default=None)

@@ -9,16 +9,12 @@ check stopped (a run of `Gate.hissInVoiceUnder` or more) (research/recognition/H
 """
 import argparse
 import collections
-import concurrent.futures
-import glob
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
-from lib.data import fold_of  # noqa: E402
-from lib.env import EVAL_DIR, ROOT, VSH, snapshot_home  # noqa: E402
-from lib.vsh import listen  # noqa: E402
+from lib.env import ROOT, VSH, snapshot_home  # noqa: E402
+from lib.vsh import speech_commands_heard  # noqa: E402
 
 WORDS = ["down", "go", "no", "on"]
 RUN_AT_LEAST = 7  # Gate.hissInVoiceUnder
@@ -30,17 +26,11 @@ def main():
     ap.add_argument("--vsh", default=VSH)
     args = ap.parse_args()
     _, env = snapshot_home("vsh-voiced-")
-    paths = [p for w in WORDS for p in sorted(glob.glob(os.path.join(EVAL_DIR, "real", "speech-commands", w, "*.flac")))]
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        heard = list(pool.map(lambda p: listen(args.vsh, env, p, GRAMMAR)[0] or [], paths))
+    heard = speech_commands_heard(args.vsh, env, WORDS, GRAMMAR)
     for fold in (0, 1):
         counts, runs = collections.Counter(), collections.Counter()
-        for path, objs in zip(paths, heard):
-            if fold_of(os.path.basename(path).split("_")[0]) != fold:
-                continue
-            word = os.path.basename(os.path.dirname(path))
+        for _, word, right in (row for row in heard if row[0] == fold):
             counts["clips"] += 1
-            right = [o for o in objs if o.get("text") == word]
             if any(o.get("decision") == "run" for o in right):
                 counts["ran"] += 1
             if any(o.get("stopped_by") == "unclear-word" and ((o.get("features") or {}).get("hiss_in_voice") or 0) >= RUN_AT_LEAST
