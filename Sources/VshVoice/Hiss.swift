@@ -10,9 +10,13 @@ import VshCore
 /// fan's hum or a hiss of its own does not either), from the spectrum of 25 ms of it (Hann
 /// window, 512-point FFT).
 ///
-/// Audio that carries nothing above 4 kHz (8 kHz audio brought to 16 kHz, a telephone)
-/// cannot show a hiss at all: for it there is no measure, so the answer is the one the
-/// words would get without the check.
+/// Audio that carries nothing above 4 kHz (8 kHz audio brought to 16 kHz, a telephone, a
+/// headset on a Bluetooth call) cannot show an S: for an S there is no measure there, so
+/// the answer is the one the words would get without the check. An SH lies from 2.5 kHz,
+/// under the 4 kHz such audio keeps, so it is measured there as well: the share of the
+/// energy under 4 kHz that lies from 2.5 kHz. A real "sheila" brought to 8 kHz keeps most
+/// of it; a "two" heard as `show one` has none. (An S keeps its lowest part there: a
+/// "seven" heard as `show ten` can pass.)
 package enum Hiss {
     /// A hiss, by where its energy lies.
     package enum Kind: Sendable {
@@ -49,8 +53,9 @@ package enum Hiss {
     /// highest share of energy in the hiss's band that `holdFrames` frames in a row of its
     /// onset all reach: from five frames before the span to two fifths into it (at least
     /// ten frames), the room's power in each band taken off; a frame that does not rise 3 dB
-    /// over the room has none. Nil when the audio has no high band. From the utterance's
-    /// `Spectrum`, worked out once for every check.
+    /// over the room has none. When the audio has no high band, only the SH words, in their
+    /// order; nil when that leaves none. From the utterance's `Spectrum`, worked out once for
+    /// every check.
     package static func onsets(of words: [(span: (Int, Int), kind: Kind)], in spectrum: Spectrum) -> [Double]? {
         let frames = spectrum.frames, room = spectrum.room
         guard !frames.isEmpty else { return nil }
@@ -62,8 +67,9 @@ package enum Hiss {
             run = risen ? run + 1 : 0
             longest = max(longest, run)
         }
-        guard longest >= highBandFrames else { return nil }
-        return words.map { word in
+        let measured = longest >= highBandFrames ? words : words.filter { $0.kind == .sh }
+        guard !measured.isEmpty else { return nil }
+        return measured.map { word in
             let (start, end) = word.span
             let first = max(0, start - 5), last = min(frames.count - 1, start + max(10, (end - start + 1) * 2 / 5))
             guard first <= last else { return 0 }

@@ -35,6 +35,18 @@ import VshVoice
         }.faded
     }
 
+    /// Noise from 2.5 to 3.9 kHz alone (141 tones 10 Hz apart, their phases at random): an
+    /// SH as 8 kHz audio keeps it.
+    static func narrowHiss(seconds: Double) -> [Double] {
+        let phases = noise(141, seed: 11)
+        return (0..<Int(seconds * Double(rate))).map { i in
+            let t = Double(i) / Double(rate)
+            var sum = 0.0
+            for (k, phase) in phases.enumerated() { sum += sin(2 * Double.pi * (2_500 + 10 * Double(k)) * t + Double.pi * phase) }
+            return sum
+        }.faded
+    }
+
     /// `parts` one after another at `peak`, over a room `roomBelow` dB under it.
     static func audio(_ parts: [[Double]], peak: Double = 8_000, roomBelow: Double = 50) -> [Int16] {
         let joined = parts.flatMap { $0 }
@@ -109,6 +121,22 @@ import VshVoice
         clicked[Self.rate * 4 / 10] = Int16.max
         #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.4), .s)], in: Spectrum(clicked)) == nil,
                 "a click lifts the high band in three frames: no speech at 16 kHz")
+    }
+
+    /// 8 kHz audio keeps an SH (from 2.5 kHz) and loses an S (above 3.5 kHz, most of it over
+    /// 4): without a high band an SH word is still measured, on the band under 4 kHz, and an
+    /// S word is not (the measures are the SH words', in their order).
+    @Test func anSHIsMeasuredWithoutAHighBand() throws {
+        let sh: [(span: (Int, Int), kind: Hiss.Kind)] = [(Self.span(from: 0.5, length: 0.42), .sh)]
+        let said = Self.audio([Self.quiet, Self.narrowHiss(seconds: 0.12), Self.vowel(seconds: 0.3, top: 30), Self.quiet])
+        let onset = try #require(Hiss.onsets(of: sh, in: Spectrum(said))?.first)
+        #expect(onset > 0.8, "\(onset)")
+        let bare = Self.audio([Self.quiet, Self.quiet.prefix(1_920).map { $0 }, Self.vowel(seconds: 0.3, top: 30), Self.quiet])
+        let none = try #require(Hiss.onsets(of: sh, in: Spectrum(bare))?.first)
+        #expect(none < 0.1, "\(none)")
+        #expect(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)], in: Spectrum(said)) == nil)
+        let both = try #require(Hiss.onsets(of: [(Self.span(from: 0.5, length: 0.42), .s)] + sh, in: Spectrum(said)))
+        #expect(both.count == 1 && both[0] == onset, "\(both)")
     }
 }
 
