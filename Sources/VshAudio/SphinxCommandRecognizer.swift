@@ -198,9 +198,9 @@ package final class SphinxCommandRecognizer: CommandRecognizer {
         var dip: Double?, hissInVoice: Int?, hissBefore: Int?
         if let spectrum, let first = located.first, let last = located.last {
             let from = first.0 - 3, to = last.1 + 3
-            if parted { dip = Syllables.dip(in: spectrum, of: led, from: from, to: to) }
-            if voiced { hissInVoice = Voicing.longestHiss(in: spectrum, of: led, from: from, to: to) }
-            if voicedOnset { hissBefore = Voicing.hissBefore(first, wordsEnd: last.1, in: spectrum, of: led) }
+            if parted { dip = Syllables.dip(in: spectrum, from: from, to: to) }
+            if voiced { hissInVoice = Voicing.longestHiss(in: spectrum, from: from, to: to) }
+            if voicedOnset { hissBefore = Voicing.hissBefore(first, wordsEnd: last.1, in: spectrum) }
         }
         let features = Confidence.Features(
             frames: hyp.frames, wordFrames: wordFrames, phones: phones, words: words.count,

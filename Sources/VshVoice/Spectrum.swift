@@ -4,8 +4,9 @@ import VshCore
 /// The power of each 10 ms frame of an utterance in the bands the acoustic checks read
 /// (`Hiss`, `Syllables`, `Voicing.longestHiss`), from the spectrum of the 25 ms from it
 /// (Hann window, 512-point FFT), and the room's: each band's mean over the quietest tenth
-/// of a second (`FrameLevels.quietest`). Worked out once an utterance, for the checks that
-/// apply to it.
+/// of a second (`FrameLevels.quietest`), and the samples it was made from, for the checks
+/// that read the waveform too (`Voicing`'s YIN). Worked out once an utterance, for the
+/// checks that apply to it.
 package struct Spectrum: Sendable {
     /// A frame's power in the units of a sample's square.
     package struct Bands: Sendable {
@@ -27,8 +28,11 @@ package struct Spectrum: Sendable {
 
     package let frames: [Bands]
     package let room: Bands
+    /// The audio the frames were made from, one value a sample.
+    let samples: [Double]
 
     package init(_ audio: [Int16]) {
+        samples = audio.map(Double.init)
         frames = Self.bands(of: audio)
         let span = min(10, frames.count)
         guard let at = FrameLevels.quietest(frames.map(\.all), span: span)?.start else {

@@ -37,19 +37,18 @@ package enum Syllables {
     /// the most any frame lies under the loudest voiced frames both before and after it,
     /// where both are within `peakWithin` of the loudest. The room's power in the band is
     /// taken off (a steady noise does not fill the dip), down to a tenth of it. 0 without a
-    /// dip. Only a voiced frame (`Voicing.periodic`, of `audio`, what `spectrum` was made
-    /// from) is a peak: each syllable has a vowel, and a vowel is voiced. The release of a
-    /// stop or a fricative after the one vowel there is lies within `peakWithin` of it in
-    /// the voice's band and has no voice: "left" or "six" heard as `record` dipped 20 to 40
-    /// dB before it.
-    package static func dip(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int) -> Double {
+    /// dip. Only a voiced frame (`Voicing.periodic`) is a peak: each syllable has a vowel,
+    /// and a vowel is voiced. The release of a stop or a fricative after the one vowel there
+    /// is lies within `peakWithin` of it in the voice's band and has no voice: "left" or
+    /// "six" heard as `record` dipped 20 to 40 dB before it.
+    package static func dip(in spectrum: Spectrum, from: Int, to: Int) -> Double {
         let first = max(0, from), last = min(spectrum.frames.count - 1, to)
         guard first < last else { return 0 }
         let room = spectrum.room.voice
         let level = spectrum.frames[first...last].map { 10 * log10(max(0, $0.voice - room) + room / 10 + 1) }
         let loud = (level.max() ?? 0) - peakWithin
         // A frame under `loud` is no peak whether voiced or not: only those over it are judged.
-        let voiced = Voicing.periodic(audio, in: spectrum, from: first, to: last) { level[$0 - first] >= loud }
+        let voiced = Voicing.periodic(in: spectrum, from: first, to: last) { level[$0 - first] >= loud }
         let peak = level.indices.map { voiced[$0] ? level[$0] : -.infinity }
         var after = [Double](repeating: -.infinity, count: level.count)
         for i in level.indices.reversed().dropFirst() { after[i] = max(after[i + 1], peak[i + 1]) }

@@ -46,12 +46,11 @@ package enum Voicing {
     /// share r of a frame's power raises the difference of a periodic sound by about that
     /// share (to d(1 − r) + r), so a vowel near the room's level is judged as it would be
     /// in quiet: voiced where the difference is at most `aperiodic` + (1 − `aperiodic`) r.
-    /// `spectrum` is the audio's (`Spectrum`); a frame the audio does not hold whole is not
+    /// Of the audio `spectrum` was made from; a frame the audio does not hold whole is not
     /// voiced, nor one `judged` leaves out (YIN costs about a tenth of a millisecond a
     /// frame: the caller says which frames it reads).
-    static func periodic(_ audio: [Int16], in spectrum: Spectrum, from: Int, to: Int,
-                         judged: (Int) -> Bool) -> [Bool] {
-        let x = audio.map(Double.init)
+    static func periodic(in spectrum: Spectrum, from: Int, to: Int, judged: (Int) -> Bool) -> [Bool] {
+        let x = spectrum.samples
         return (from...to).map { f in
             guard judged(f), f >= 0, f < spectrum.frames.count, f * hop + window + longestLag <= x.count else { return false }
             let share = min(1, spectrum.room.all / max(spectrum.frames[f].all, 1))
@@ -120,10 +119,10 @@ extension Voicing {
 
     /// The longest run of 10 ms frames from `from` to `to` that hiss (`hissing`). An S, an
     /// SH, an F or a T's breath lasts 5 to 20 frames; a voiced word has none but a stop's
-    /// release. `audio` is what `spectrum` was made from.
-    package static func longestHiss(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int) -> Int {
+    /// release. Of the audio `spectrum` was made from.
+    package static func longestHiss(in spectrum: Spectrum, from: Int, to: Int) -> Int {
         var run = 0, longest = 0
-        for hisses in hissing(in: spectrum, of: audio, from: from, to: to).frames {
+        for hisses in hissing(in: spectrum, from: from, to: to).frames {
             run = hisses ? run + 1 : 0
             longest = max(longest, run)
         }
@@ -136,9 +135,9 @@ extension Voicing {
     /// the first frame's index. `room`: the room's power, when not the spectrum's own
     /// (`Spectrum.room`); `within`: how far under the utterance's loudest frame, in dB, a
     /// frame may be and hiss (any, when nil).
-    static func hissing(in spectrum: Spectrum, of audio: [Int16], from: Int, to: Int,
+    static func hissing(in spectrum: Spectrum, from: Int, to: Int,
                         room: Double? = nil, within: Double? = nil) -> (first: Int, frames: [Bool]) {
-        let x = audio.map(Double.init)
+        let x = spectrum.samples
         let first = max(0, from)
         guard x.count >= window + longestLag else { return (first, []) }
         let last = min(to, spectrum.frames.count - 1, (x.count - window - longestLag) / hop)
@@ -166,14 +165,14 @@ extension Voicing {
     /// the half second before the word it can only raise that room, so miss an S, never
     /// find one). A frame more than `sBelowLoudest` dB under the utterance's loudest is no
     /// S of its words.
-    package static func hissBefore(_ word: (Int, Int), wordsEnd: Int, in spectrum: Spectrum, of audio: [Int16]) -> Int {
+    package static func hissBefore(_ word: (Int, Int), wordsEnd: Int, in spectrum: Spectrum) -> Int {
         let count = spectrum.frames.count
         func quietest(_ from: Int, _ to: Int) -> Double {
             let power = spectrum.frames[max(0, min(count, from))..<max(0, min(count, to))].map(\.all)
             return FrameLevels.quietest(power, span: 10).map { $0.sum / 10 } ?? 0
         }
         let room = max(spectrum.room.all, quietest(word.0 - 50, word.0), quietest(wordsEnd + 1, wordsEnd + 51))
-        let (first, frames) = hissing(in: spectrum, of: audio, from: word.0 - onsetReach,
+        let (first, frames) = hissing(in: spectrum, from: word.0 - onsetReach,
                                       to: word.0 + max(3, (word.1 - word.0 + 1) / 4), room: room,
                                       within: sBelowLoudest)
         var run = 0, longest = 0

@@ -17,7 +17,7 @@ import VshVoice
     /// Frames from 0.4 s before the sound to 0.2 s after it, of audio that begins with half
     /// a second of quiet.
     static func run(_ audio: [Int16], seconds: Double) -> Int {
-        Voicing.longestHiss(in: Spectrum(audio), of: audio, from: 10, to: Int((0.5 + seconds + 0.2) * 100))
+        Voicing.longestHiss(in: Spectrum(audio), from: 10, to: Int((0.5 + seconds + 0.2) * 100))
     }
 
     /// "six" heard as `reload`: an S of 0.15 s before the vowel, 20 dB under it.

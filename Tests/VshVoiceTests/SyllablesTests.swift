@@ -35,7 +35,7 @@ import VshVoice
     /// Frames from 0.4 s before the first vowel to 0.2 s after the last, of audio that
     /// begins with half a second of quiet.
     static func dip(_ audio: [Int16], seconds: Double) -> Double {
-        Syllables.dip(in: Spectrum(audio), of: audio, from: 10, to: Int((0.5 + seconds + 0.2) * 100))
+        Syllables.dip(in: Spectrum(audio), from: 10, to: Int((0.5 + seconds + 0.2) * 100))
     }
 
     @Test func twoSyllablesPartedByAClosureDip() {
